@@ -1,0 +1,149 @@
+/* Move text conversion. Parsing always goes through the legal move list, so a move that
+ * comes back is legal. */
+#include "notation.h"
+
+#include <ctype.h>
+#include <string.h>
+
+#include "movegen.h"
+
+void square_to_text(int sq, char *out) {
+    out[0] = (char)('a' + square_file(sq));
+    out[1] = (char)('1' + square_rank(sq));
+    out[2] = 0;
+}
+
+void move_to_uci(Move m, char *out) {
+    if (m == MOVE_NONE || m == MOVE_NULL) { strcpy(out, "0000"); return; }
+    square_to_text(move_from(m), out);
+    square_to_text(move_to(m), out + 2);
+    if (move_kind(m) == MOVE_PROMOTION) {
+        out[4] = "nbrq"[move_promo_type(m) - KNIGHT];
+        out[5] = 0;
+    }
+}
+
+Move move_from_uci(const Position *pos, const char *text) {
+    size_t n = strlen(text);
+    if (n < 4 || n > 5) return MOVE_NONE;
+    MoveList list;
+    generate_legal(pos, &list);
+    char buf[6];
+    for (int i = 0; i < list.count; i++) {
+        move_to_uci(list.moves[i], buf);
+        if (strcmp(buf, text) == 0) return list.moves[i];
+        /* accept an upper-case promotion letter */
+        if (n == 5 && strncmp(buf, text, 4) == 0 && buf[4] == tolower((unsigned char)text[4])) return list.moves[i];
+    }
+    return MOVE_NONE;
+}
+
+void move_to_san(const Position *pos, Move m, char *out) {
+    int from = move_from(m), to = move_to(m);
+    int type = piece_type(pos->board[from]);
+    size_t n = 0;
+    if (move_kind(m) == MOVE_CASTLING) {
+        strcpy(out, to > from ? "O-O" : "O-O-O");
+        n = strlen(out);
+    } else {
+        bool capture = pos_is_capture(pos, m);
+        if (type == PAWN) {
+            if (capture) out[n++] = (char)('a' + square_file(from));
+        } else {
+            out[n++] = "PNBRQK"[type];
+            /* disambiguate against other pieces of the same type reaching the same square */
+            MoveList list;
+            generate_legal(pos, &list);
+            bool clash = false, same_file = false, same_rank = false;
+            for (int i = 0; i < list.count; i++) {
+                Move o = list.moves[i];
+                int of = move_from(o);
+                if (o == m || move_to(o) != to || of == from || pos->board[of] != pos->board[from]) continue;
+                clash = true;
+                if (square_file(of) == square_file(from)) same_file = true;
+                if (square_rank(of) == square_rank(from)) same_rank = true;
+            }
+            if (clash) {
+                if (!same_file) out[n++] = (char)('a' + square_file(from));
+                else if (!same_rank) out[n++] = (char)('1' + square_rank(from));
+                else out[n++] = (char)('a' + square_file(from)), out[n++] = (char)('1' + square_rank(from));
+            }
+        }
+        if (capture) out[n++] = 'x';
+        out[n++] = (char)('a' + square_file(to));
+        out[n++] = (char)('1' + square_rank(to));
+        if (move_kind(m) == MOVE_PROMOTION) {
+            out[n++] = '=';
+            out[n++] = "NBRQ"[move_promo_type(m) - KNIGHT];
+        }
+    }
+    Position *p = (Position *)pos;
+    struct Accumulator *acc = p->accumulator;
+    p->accumulator = NULL;
+    pos_make_move(p, m);
+    if (pos_in_check(p)) out[n++] = count_legal_moves(p) ? '+' : '#';
+    pos_unmake_move(p);
+    p->accumulator = acc;
+    out[n] = 0;
+}
+
+/* Strips decorations so "Nxe5+!" and "Ne5" compare equal. */
+static void san_core(const char *in, char *out, size_t size) {
+    size_t n = 0;
+    for (const char *c = in; *c && n + 1 < size; c++) {
+        if (*c == 'x' || *c == '+' || *c == '#' || *c == '!' || *c == '?' || *c == '=' || *c == ':') continue;
+        out[n++] = *c == '0' ? 'O' : *c;
+    }
+    out[n] = 0;
+}
+
+/* Structural SAN parser: [piece][from file][from rank]to[promotion]; accepts O-O/0-0,
+ * optional x : = + # ! ?, and over-disambiguation such as "Ng1f3". Ambiguity is refused. */
+Move move_from_san(const Position *pos, const char *text) {
+    char core[16];
+    if (strlen(text) >= sizeof core || !*text) return MOVE_NONE;
+    san_core(text, core, sizeof core);
+    size_t n = strlen(core);
+    MoveList list;
+    generate_legal(pos, &list);
+    if (!strcmp(core, "O-O") || !strcmp(core, "O-O-O")) {
+        for (int i = 0; i < list.count; i++) {
+            Move m = list.moves[i];
+            if (move_kind(m) == MOVE_CASTLING && (move_to(m) > move_from(m)) == (n == 3)) return m;
+        }
+        return MOVE_NONE;
+    }
+    int type = PAWN, promo = -1, from_file = -1, from_rank = -1;
+    size_t i = 0;
+    if (n && strchr("NBRQK", core[0])) type = (int)(strchr("PNBRQK", core[0]) - "PNBRQK"), i = 1;
+    if (n >= 3 && strchr("NBRQnbrq", core[n - 1]) && isdigit((unsigned char)core[n - 2])) {
+        promo = (int)(strchr("NBRQ", toupper((unsigned char)core[n - 1])) - "NBRQ") + KNIGHT;
+        n--;
+    }
+    if (n < i + 2) return MOVE_NONE;
+    char f = core[n - 2], r = core[n - 1];
+    if (f < 'a' || f > 'h' || r < '1' || r > '8') return MOVE_NONE;
+    int to = make_square(f - 'a', r - '1');
+    for (; i < n - 2; i++) {
+        if (core[i] >= 'a' && core[i] <= 'h' && from_file < 0) from_file = core[i] - 'a';
+        else if (core[i] >= '1' && core[i] <= '8' && from_rank < 0) from_rank = core[i] - '1';
+        else return MOVE_NONE;
+    }
+    Move found = MOVE_NONE;
+    for (int k = 0; k < list.count; k++) {
+        Move m = list.moves[k];
+        int from = move_from(m);
+        if (move_to(m) != to || piece_type(pos->board[from]) != type || move_kind(m) == MOVE_CASTLING) continue;
+        if (from_file >= 0 && square_file(from) != from_file) continue;
+        if (from_rank >= 0 && square_rank(from) != from_rank) continue;
+        if ((move_kind(m) == MOVE_PROMOTION ? move_promo_type(m) : -1) != promo) continue;
+        if (found != MOVE_NONE) return MOVE_NONE; /* ambiguous */
+        found = m;
+    }
+    return found;
+}
+
+Move move_from_text(const Position *pos, const char *text) {
+    Move m = move_from_uci(pos, text);
+    return m != MOVE_NONE ? m : move_from_san(pos, text);
+}

@@ -1,0 +1,21 @@
+/* Move text: UCI coordinate notation and SAN, both directions. */
+#ifndef SQUALL_NOTATION_H
+#define SQUALL_NOTATION_H
+
+#include <stddef.h>
+
+#include "board.h"
+
+/* "e2e4", "e7e8q", "0000" for no move. out needs 6 bytes. */
+void move_to_uci(Move m, char *out);
+/* Parses a UCI move and returns it if legal in pos, else MOVE_NONE. */
+Move move_from_uci(const Position *pos, const char *text);
+/* SAN of a legal move, with +/# suffix. out needs 10 bytes. */
+void move_to_san(const Position *pos, Move m, char *out);
+/* Parses SAN (tolerant: O-O/0-0, optional x, =, +, #, !?), returns MOVE_NONE if not one legal move. */
+Move move_from_san(const Position *pos, const char *text);
+/* Either notation: tries UCI first, then SAN. */
+Move move_from_text(const Position *pos, const char *text);
+void square_to_text(int sq, char *out);
+
+#endif

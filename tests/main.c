@@ -1,0 +1,64 @@
+/* Test runner: runs every registered case (or those matching --only) and ends with
+ * the line "N passed, N failed". */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "board.h"
+#include "test.h"
+
+#define MAX_TESTS 512
+
+static TestCase cases[MAX_TESTS];
+static int case_count;
+static int current_failures;
+
+const char *test_engine_path = "./squall";
+bool test_full = false;
+
+void test_register(const char *suite, const char *name, TestFunc func) {
+    if (case_count < MAX_TESTS) cases[case_count++] = (TestCase){suite, name, func};
+}
+
+void test_fail(const char *file, int line, const char *expr, const char *detail) {
+    if (current_failures < 5)
+        printf("    FAIL %s:%d: %s%s%s\n", file, line, expr, detail ? " -- " : "", detail ? detail : "");
+    current_failures++;
+}
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv) {
+    const char *only = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+        else if (!strcmp(argv[i], "--engine") && i + 1 < argc) test_engine_path = argv[++i];
+        else if (!strcmp(argv[i], "--full")) test_full = true;
+        else {
+            printf("usage: %s [--only SUBSTRING] [--engine PATH] [--full]\n", argv[0]);
+            return 2;
+        }
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    board_init();
+    int passed = 0, failed = 0;
+    double start = now_seconds();
+    for (int i = 0; i < case_count; i++) {
+        char full_name[160];
+        snprintf(full_name, sizeof full_name, "%s.%s", cases[i].suite, cases[i].name);
+        if (only && !strstr(full_name, only)) continue;
+        current_failures = 0;
+        double t0 = now_seconds();
+        cases[i].func();
+        double dt = now_seconds() - t0;
+        if (current_failures) failed++, printf("FAIL %s (%d failed checks, %.2fs)\n", full_name, current_failures, dt);
+        else passed++, printf("ok   %s (%.2fs)\n", full_name, dt);
+    }
+    printf("total time %.1fs\n", now_seconds() - start);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
