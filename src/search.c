@@ -11,7 +11,6 @@
 #include "movegen.h"
 #include "options.h"
 
-EngineOptions engine_options = {16, 1, 1, false, 30, EVAL_MODE_CLASSICAL, true, 300, false};
 
 static pthread_t worker;
 static atomic_bool running, stop_flag, pondering;

@@ -1,0 +1,14 @@
+/* Fixed-depth search over a fixed position set: a deterministic node count and a speed figure. */
+#ifndef SQUALL_BENCH_H
+#define SQUALL_BENCH_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define BENCH_DEFAULT_DEPTH 11
+
+/* Searches every bench position to depth (single thread, TT cleared first), prints per-position
+ * lines to out when verbose, then "Nodes searched: N" and "Nodes/second: N". Returns the nodes. */
+uint64_t bench_run(int depth, FILE *out, int verbose);
+
+#endif
