@@ -1,0 +1,375 @@
+/* NNUE net: file format, validated loading, the embedded default net, the forward pass and
+ * the evaluation entry points. See docs/nnue.md for the format and the quantization. */
+#include "nnue.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "accumulator.h"
+#include "board.h"
+#include "simd.h"
+
+bool nnue_use_simd = true;    /* read by accumulator.c too */
+unsigned nnue_generation = 1; /* accumulators remember it, so a stale one is detectable */
+
+static NnueNet *current_net;
+static NnueNet *retired_net; /* previous net, freed only at the next change (see nnue_set_net) */
+static char current_name[256] = "none";
+
+/* The net embedded by net_embed.S; zero bytes long when the build had no net to embed. */
+extern const unsigned char squall_embedded_net[];
+extern const unsigned char squall_embedded_net_end[];
+extern const char squall_embedded_net_name[];
+
+/* Header field offsets (all little-endian uint32 after the 8-byte magic). */
+enum {
+    OFF_VERSION = 8, OFF_FEATURE_SET = 12, OFF_INPUTS = 16, OFF_L1 = 20, OFF_L2 = 24, OFF_L3 = 28,
+    OFF_OUTPUTS = 32, OFF_ACC_SHIFT = 36, OFF_HIDDEN_SHIFT = 40, OFF_OUTPUT_DIVISOR = 44,
+    OFF_PAYLOAD_SIZE = 48, OFF_CHECKSUM = 52, OFF_DESCRIPTION = 56
+};
+
+static void set_err(char *err, size_t size, const char *fmt, ...) {
+    if (!err || !size) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, size, fmt, ap);
+    va_end(ap);
+}
+
+void nnue_set_simd(bool enabled) { nnue_use_simd = enabled; }
+bool nnue_simd_enabled(void) { return nnue_use_simd; }
+const char *nnue_simd_name(void) { return SIMD_NAME; }
+const NnueNet *nnue_current_net(void) { return current_net; }
+bool nnue_is_loaded(void) { return current_net != NULL; }
+const char *nnue_net_name(void) { return current_name; }
+
+/* ---------------- nets in memory ---------------- */
+
+NnueNet *nnue_net_alloc(void) {
+    size_t size = (sizeof(NnueNet) + 63) & ~(size_t)63;
+    NnueNet *net = aligned_alloc(64, size);
+    if (net) memset(net, 0, size);
+    return net;
+}
+
+void nnue_net_free(NnueNet *net) { free(net); }
+
+bool nnue_net_validate(const NnueNet *net, char *err, size_t err_size) {
+    if (net->acc_shift < 0 || net->acc_shift > NNUE_MAX_ACC_SHIFT)
+        return set_err(err, err_size, "accumulator shift %d outside 0..%d", net->acc_shift, NNUE_MAX_ACC_SHIFT), false;
+    if (net->hidden_shift < 0 || net->hidden_shift > NNUE_MAX_HIDDEN_SHIFT)
+        return set_err(err, err_size, "hidden shift %d outside 0..%d", net->hidden_shift, NNUE_MAX_HIDDEN_SHIFT), false;
+    if (net->output_divisor < 1 || net->output_divisor > NNUE_MAX_OUTPUT_DIVISOR)
+        return set_err(err, err_size, "output divisor %d outside 1..%d", net->output_divisor, NNUE_MAX_OUTPUT_DIVISOR),
+               false;
+    for (int f = 0; f < NNUE_INPUTS; f++)
+        if (net->psqt_weights[f] > NNUE_MAX_PSQT_WEIGHT || net->psqt_weights[f] < -NNUE_MAX_PSQT_WEIGHT)
+            return set_err(err, err_size, "PSQT weight %d of feature %d is beyond +-%d", net->psqt_weights[f], f,
+                           NNUE_MAX_PSQT_WEIGHT), false;
+    const int32_t *biases[3] = {net->l1_biases, net->l2_biases, &net->out_bias};
+    const int counts[3] = {NNUE_L2, NNUE_L3, 1};
+    for (int l = 0; l < 3; l++)
+        for (int i = 0; i < counts[l]; i++)
+            if (biases[l][i] > NNUE_MAX_BIAS || biases[l][i] < -NNUE_MAX_BIAS)
+                return set_err(err, err_size, "layer %d bias %d is beyond +-%d", l + 1, biases[l][i], NNUE_MAX_BIAS),
+                       false;
+    return true;
+}
+
+bool nnue_set_net(NnueNet *net, const char *name, char *err, size_t err_size) {
+    if (!net) return set_err(err, err_size, "no net"), false;
+    if (!nnue_net_validate(net, err, err_size)) return false;
+    /* The previous net is kept alive until the next change, so an evaluation that raced with
+     * this swap (which the protocol rules out anyway) reads stale but valid memory. */
+    nnue_net_free(retired_net);
+    retired_net = current_net;
+    current_net = net;
+    nnue_generation++;
+    snprintf(current_name, sizeof current_name, "%s", name && *name ? name : "unnamed");
+    return true;
+}
+
+/* ---------------- file format ---------------- */
+
+uint32_t nnue_file_checksum(const uint8_t *buf, size_t size) {
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < size; i++) {
+        if (i == OFF_CHECKSUM) {
+            i += 3; /* the checksum cannot cover itself */
+            continue;
+        }
+        h = (h ^ buf[i]) * 16777619u;
+    }
+    return h;
+}
+
+static inline uint32_t rd32(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline void wr32(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16), p[3] = (uint8_t)(v >> 24);
+}
+
+void nnue_net_write(const NnueNet *net, uint8_t *buf) {
+    memset(buf, 0, NNUE_HEADER_SIZE);
+    memcpy(buf, NNUE_MAGIC, 8);
+    wr32(buf + OFF_VERSION, NNUE_FORMAT_VERSION);
+    wr32(buf + OFF_FEATURE_SET, NNUE_FEATURE_SET_ID);
+    wr32(buf + OFF_INPUTS, NNUE_INPUTS);
+    wr32(buf + OFF_L1, NNUE_L1);
+    wr32(buf + OFF_L2, NNUE_L2);
+    wr32(buf + OFF_L3, NNUE_L3);
+    wr32(buf + OFF_OUTPUTS, NNUE_OUTPUTS);
+    wr32(buf + OFF_ACC_SHIFT, (uint32_t)net->acc_shift);
+    wr32(buf + OFF_HIDDEN_SHIFT, (uint32_t)net->hidden_shift);
+    wr32(buf + OFF_OUTPUT_DIVISOR, (uint32_t)net->output_divisor);
+    wr32(buf + OFF_PAYLOAD_SIZE, (uint32_t)NNUE_PAYLOAD_SIZE);
+    memcpy(buf + OFF_DESCRIPTION, net->description, NNUE_DESCRIPTION_SIZE);
+    buf[OFF_DESCRIPTION + NNUE_DESCRIPTION_SIZE - 1] = 0;
+
+    uint8_t *p = buf + NNUE_HEADER_SIZE;
+    for (int f = 0; f < NNUE_INPUTS; f++)
+        for (int i = 0; i < NNUE_L1; i++) {
+            uint16_t v = (uint16_t)net->ft_weights[f][i];
+            *p++ = (uint8_t)v, *p++ = (uint8_t)(v >> 8);
+        }
+    for (int i = 0; i < NNUE_L1; i++) {
+        uint16_t v = (uint16_t)net->ft_biases[i];
+        *p++ = (uint8_t)v, *p++ = (uint8_t)(v >> 8);
+    }
+    for (int f = 0; f < NNUE_INPUTS; f++, p += 4) wr32(p, (uint32_t)net->psqt_weights[f]);
+    memcpy(p, net->l1_weights, sizeof net->l1_weights), p += sizeof net->l1_weights;
+    for (int i = 0; i < NNUE_L2; i++, p += 4) wr32(p, (uint32_t)net->l1_biases[i]);
+    memcpy(p, net->l2_weights, sizeof net->l2_weights), p += sizeof net->l2_weights;
+    for (int i = 0; i < NNUE_L3; i++, p += 4) wr32(p, (uint32_t)net->l2_biases[i]);
+    memcpy(p, net->out_weights, sizeof net->out_weights), p += sizeof net->out_weights;
+    wr32(p, (uint32_t)net->out_bias);
+    wr32(buf + OFF_CHECKSUM, nnue_file_checksum(buf, NNUE_FILE_SIZE));
+}
+
+bool nnue_net_save(const NnueNet *net, const char *path, char *err, size_t err_size) {
+    uint8_t *buf = malloc(NNUE_FILE_SIZE);
+    if (!buf) return set_err(err, err_size, "out of memory"), false;
+    nnue_net_write(net, buf);
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        set_err(err, err_size, "cannot create '%s': %s", path, strerror(errno));
+        free(buf);
+        return false;
+    }
+    bool ok = fwrite(buf, 1, NNUE_FILE_SIZE, f) == NNUE_FILE_SIZE;
+    ok = (fclose(f) == 0) && ok;
+    free(buf);
+    if (!ok) set_err(err, err_size, "write to '%s' failed", path);
+    return ok;
+}
+
+/* Parses and checks a file image into a fresh net; NULL with a reason on any mismatch. */
+static NnueNet *parse_net(const uint8_t *buf, size_t size, char *err, size_t err_size) {
+    if (size < NNUE_HEADER_SIZE)
+        return set_err(err, err_size, "file is truncated: %zu bytes, the header alone needs %d", size, NNUE_HEADER_SIZE),
+               NULL;
+    if (memcmp(buf, NNUE_MAGIC, 8) != 0) return set_err(err, err_size, "not a Squall net file (bad magic)"), NULL;
+    uint32_t version = rd32(buf + OFF_VERSION);
+    if (version != NNUE_FORMAT_VERSION)
+        return set_err(err, err_size, "net format version %u is not supported (this engine reads %u)", version,
+                       NNUE_FORMAT_VERSION), NULL;
+    uint32_t fs = rd32(buf + OFF_FEATURE_SET);
+    if (fs != NNUE_FEATURE_SET_ID)
+        return set_err(err, err_size, "feature set 0x%08x is not HalfKAv2_hm (0x%08x)", fs, NNUE_FEATURE_SET_ID), NULL;
+    uint32_t dims[5] = {rd32(buf + OFF_INPUTS), rd32(buf + OFF_L1), rd32(buf + OFF_L2), rd32(buf + OFF_L3),
+                        rd32(buf + OFF_OUTPUTS)};
+    if (dims[0] != NNUE_INPUTS || dims[1] != NNUE_L1 || dims[2] != NNUE_L2 || dims[3] != NNUE_L3 || dims[4] != NNUE_OUTPUTS)
+        return set_err(err, err_size, "layer sizes %u/%u/%u/%u/%u differ from this engine's %d/%d/%d/%d/%d", dims[0],
+                       dims[1], dims[2], dims[3], dims[4], NNUE_INPUTS, NNUE_L1, NNUE_L2, NNUE_L3, NNUE_OUTPUTS), NULL;
+    uint32_t payload = rd32(buf + OFF_PAYLOAD_SIZE);
+    if (payload != NNUE_PAYLOAD_SIZE)
+        return set_err(err, err_size, "header payload size %u does not match the layer sizes (%zu)", payload,
+                       (size_t)NNUE_PAYLOAD_SIZE), NULL;
+    if (size < NNUE_FILE_SIZE)
+        return set_err(err, err_size, "file is truncated: %zu bytes, expected %zu", size, (size_t)NNUE_FILE_SIZE), NULL;
+    if (size > NNUE_FILE_SIZE)
+        return set_err(err, err_size, "file is %zu bytes, expected exactly %zu", size, (size_t)NNUE_FILE_SIZE), NULL;
+    uint32_t stored = rd32(buf + OFF_CHECKSUM), actual = nnue_file_checksum(buf, size);
+    if (stored != actual)
+        return set_err(err, err_size, "checksum mismatch (file says %08x, contents give %08x): corrupt file", stored,
+                       actual), NULL;
+
+    NnueNet *net = nnue_net_alloc();
+    if (!net) return set_err(err, err_size, "out of memory"), NULL;
+    net->acc_shift = (int32_t)rd32(buf + OFF_ACC_SHIFT);
+    net->hidden_shift = (int32_t)rd32(buf + OFF_HIDDEN_SHIFT);
+    net->output_divisor = (int32_t)rd32(buf + OFF_OUTPUT_DIVISOR);
+    memcpy(net->description, buf + OFF_DESCRIPTION, NNUE_DESCRIPTION_SIZE);
+    net->description[NNUE_DESCRIPTION_SIZE - 1] = 0;
+
+    const uint8_t *p = buf + NNUE_HEADER_SIZE;
+    for (int f = 0; f < NNUE_INPUTS; f++)
+        for (int i = 0; i < NNUE_L1; i++, p += 2) net->ft_weights[f][i] = (int16_t)(uint16_t)(p[0] | p[1] << 8);
+    for (int i = 0; i < NNUE_L1; i++, p += 2) net->ft_biases[i] = (int16_t)(uint16_t)(p[0] | p[1] << 8);
+    for (int f = 0; f < NNUE_INPUTS; f++, p += 4) net->psqt_weights[f] = (int32_t)rd32(p);
+    memcpy(net->l1_weights, p, sizeof net->l1_weights), p += sizeof net->l1_weights;
+    for (int i = 0; i < NNUE_L2; i++, p += 4) net->l1_biases[i] = (int32_t)rd32(p);
+    memcpy(net->l2_weights, p, sizeof net->l2_weights), p += sizeof net->l2_weights;
+    for (int i = 0; i < NNUE_L3; i++, p += 4) net->l2_biases[i] = (int32_t)rd32(p);
+    memcpy(net->out_weights, p, sizeof net->out_weights), p += sizeof net->out_weights;
+    net->out_bias = (int32_t)rd32(p);
+
+    if (!nnue_net_validate(net, err, err_size)) {
+        nnue_net_free(net);
+        return NULL;
+    }
+    return net;
+}
+
+bool nnue_load_memory(const void *data, size_t size, const char *name, char *err, size_t err_size) {
+    NnueNet *net = parse_net(data, size, err, err_size);
+    if (!net) return false;
+    if (!nnue_set_net(net, name, err, err_size)) {
+        nnue_net_free(net);
+        return false;
+    }
+    return true;
+}
+
+bool nnue_load_file(const char *path, char *err, size_t err_size) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return set_err(err, err_size, "cannot open net file '%s': %s", path, strerror(errno)), false;
+    /* read at most one byte more than a valid net, which is enough to call it oversized */
+    size_t cap = NNUE_FILE_SIZE + 1;
+    uint8_t *buf = malloc(cap);
+    if (!buf) {
+        fclose(f);
+        return set_err(err, err_size, "out of memory"), false;
+    }
+    size_t n = fread(buf, 1, cap, f);
+    bool read_error = ferror(f);
+    fclose(f);
+    bool ok = false;
+    if (read_error) set_err(err, err_size, "cannot read net file '%s'", path);
+    else {
+        char why[200];
+        const char *base = strrchr(path, '/');
+        ok = nnue_load_memory(buf, n, base ? base + 1 : path, why, sizeof why);
+        if (!ok) set_err(err, err_size, "net file '%s' refused: %s", path, why);
+    }
+    free(buf);
+    return ok;
+}
+
+bool nnue_init(void) {
+    if (current_net) return true;
+    size_t size = (size_t)(squall_embedded_net_end - squall_embedded_net);
+    if (size == 0) return false;
+    char err[200], name[128];
+    snprintf(name, sizeof name, "embedded %s", squall_embedded_net_name);
+    if (!nnue_load_memory(squall_embedded_net, size, name, err, sizeof err)) {
+        fprintf(stderr, "info string embedded net refused: %s\n", err);
+        return false;
+    }
+    return true;
+}
+
+/* ---------------- forward pass ---------------- */
+
+int32_t nnue_propagate(const NnueNet *net, const int16_t *stm_half, const int16_t *other_half) {
+    _Alignas(64) uint8_t in0[2 * NNUE_L1];
+    _Alignas(64) int32_t s1[NNUE_L2], s2[NNUE_L3];
+    _Alignas(64) uint8_t in1[NNUE_L2], in2[NNUE_L3];
+    int32_t out;
+    if (nnue_use_simd) {
+        simd_crelu16(in0, stm_half, NNUE_L1, net->acc_shift);
+        simd_crelu16(in0 + NNUE_L1, other_half, NNUE_L1, net->acc_shift);
+        simd_affine(s1, &net->l1_weights[0][0], net->l1_biases, in0, 2 * NNUE_L1, NNUE_L2);
+        simd_crelu32(in1, s1, NNUE_L2, net->hidden_shift);
+        simd_affine(s2, &net->l2_weights[0][0], net->l2_biases, in1, NNUE_L2, NNUE_L3);
+        simd_crelu32(in2, s2, NNUE_L3, net->hidden_shift);
+        simd_affine(&out, net->out_weights, &net->out_bias, in2, NNUE_L3, 1);
+    } else {
+        scalar_crelu16(in0, stm_half, NNUE_L1, net->acc_shift);
+        scalar_crelu16(in0 + NNUE_L1, other_half, NNUE_L1, net->acc_shift);
+        scalar_affine(s1, &net->l1_weights[0][0], net->l1_biases, in0, 2 * NNUE_L1, NNUE_L2);
+        scalar_crelu32(in1, s1, NNUE_L2, net->hidden_shift);
+        scalar_affine(s2, &net->l2_weights[0][0], net->l2_biases, in1, NNUE_L2, NNUE_L3);
+        scalar_crelu32(in2, s2, NNUE_L3, net->hidden_shift);
+        scalar_affine(&out, net->out_weights, &net->out_bias, in2, NNUE_L3, 1);
+    }
+    return out;
+}
+
+static inline int clamp_eval(int64_t v) {
+    return v > NNUE_EVAL_LIMIT ? NNUE_EVAL_LIMIT : v < -NNUE_EVAL_LIMIT ? -NNUE_EVAL_LIMIT : (int)v;
+}
+
+/* The accumulator halves to use: the attached one, or a temporary built into tmp. */
+static const AccumulatorHalf *halves_for(const NnueNet *net, const Position *pos, AccumulatorHalf tmp[2]) {
+    const Accumulator *acc = pos->accumulator;
+    if (acc) {
+#if !defined(NDEBUG) || defined(SQUALL_CHECK_ACCUMULATOR)
+        accumulator_assert_current(acc, pos, "evaluate");
+#endif
+        return acc->half;
+    }
+    accumulator_compute_half(net, pos, WHITE, &tmp[WHITE]);
+    accumulator_compute_half(net, pos, BLACK, &tmp[BLACK]);
+    return tmp;
+}
+
+static inline int32_t psqt_units(const AccumulatorHalf *h, int stm) {
+    /* halving the difference keeps the value symmetric and in the units of one side's view */
+    return (int32_t)(((int64_t)h[stm].psqt - h[!stm].psqt) / 2);
+}
+
+void nnue_evaluate_parts(const Position *pos, NnueParts *parts) {
+    memset(parts, 0, sizeof *parts);
+    const NnueNet *net = current_net;
+    if (!net) return;
+    AccumulatorHalf tmp[2];
+    const AccumulatorHalf *h = halves_for(net, pos, tmp);
+    int stm = pos->side;
+    parts->psqt[WHITE] = h[WHITE].psqt, parts->psqt[BLACK] = h[BLACK].psqt;
+    parts->psqt_units = psqt_units(h, stm);
+    parts->hidden_units = nnue_propagate(net, h[stm].values, h[!stm].values);
+    parts->psqt_cp = clamp_eval(parts->psqt_units / net->output_divisor);
+    parts->hidden_cp = clamp_eval(parts->hidden_units / net->output_divisor);
+    parts->total_cp = clamp_eval(((int64_t)parts->psqt_units + parts->hidden_units) / net->output_divisor);
+}
+
+int nnue_evaluate(const Position *pos) {
+    const NnueNet *net = current_net;
+    if (!net) return 0;
+    AccumulatorHalf tmp[2];
+    const AccumulatorHalf *h = halves_for(net, pos, tmp);
+    int stm = pos->side;
+    int32_t hidden = nnue_propagate(net, h[stm].values, h[!stm].values);
+    return clamp_eval(((int64_t)psqt_units(h, stm) + hidden) / net->output_divisor);
+}
+
+int nnue_psqt_only(const Position *pos) {
+    const NnueNet *net = current_net;
+    if (!net) return 0;
+    AccumulatorHalf tmp[2];
+    const AccumulatorHalf *h = halves_for(net, pos, tmp);
+    return clamp_eval(psqt_units(h, pos->side) / net->output_divisor);
+}
+
+void nnue_trace(const Position *pos, FILE *out) {
+    if (!current_net) {
+        fprintf(out, "NNUE no net loaded\n");
+        return;
+    }
+    NnueParts p;
+    nnue_evaluate_parts(pos, &p);
+    const char *side = pos->side == WHITE ? "white" : "black";
+    fprintf(out, "NNUE net %s (%s), kernels %s\n", current_name, current_net->description,
+            nnue_use_simd ? SIMD_NAME : "scalar");
+    fprintf(out, "NNUE psqt sums: white %d black %d (output units, %d per centipawn)\n", p.psqt[WHITE], p.psqt[BLACK],
+            current_net->output_divisor);
+    fprintf(out, "NNUE psqt part %d units = %d cp\n", p.psqt_units, p.psqt_cp);
+    fprintf(out, "NNUE hidden part %d units = %d cp\n", p.hidden_units, p.hidden_cp);
+    fprintf(out, "NNUE raw output %d units\n", p.psqt_units + p.hidden_units);
+    fprintf(out, "NNUE evaluation %d cp (%s to move; white view %d cp)\n", p.total_cp, side,
+            pos->side == WHITE ? p.total_cp : -p.total_cp);
+}

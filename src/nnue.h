@@ -1,0 +1,139 @@
+/* NNUE evaluation: the net, its file format, loading, the forward pass and the eval entry points.
+ *
+ * Shape: 22528 HalfKAv2_hm inputs -> 256 per perspective (int16 accumulator) -> both halves
+ * concatenated side-to-move first (512, clipped ReLU to uint8 [0,127]) -> 32 -> 32 -> 1, plus a
+ * PSQT path (one int32 per feature, summed per perspective). docs/nnue.md has the file format
+ * and the quantization. All functions here are for one thread at a time unless noted. */
+#ifndef SQUALL_NNUE_H
+#define SQUALL_NNUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "nnue_features.h"
+
+#define NNUE_L1 256 /* accumulator width per perspective */
+#define NNUE_L2 32
+#define NNUE_L3 32
+#define NNUE_OUTPUTS 1
+
+#define NNUE_MAGIC "SQUALLNN" /* 8 bytes, no terminator in the file */
+#define NNUE_FORMAT_VERSION 1u
+#define NNUE_HEADER_SIZE 128
+#define NNUE_DESCRIPTION_SIZE 64
+#define NNUE_PAYLOAD_SIZE                                                                          \
+    ((size_t)NNUE_INPUTS * NNUE_L1 * 2 + NNUE_L1 * 2 + (size_t)NNUE_INPUTS * 4 + NNUE_L2 * 2 * NNUE_L1 \
+     + NNUE_L2 * 4 + NNUE_L3 * NNUE_L2 + NNUE_L3 * 4 + NNUE_L3 + 4)
+#define NNUE_FILE_SIZE (NNUE_HEADER_SIZE + NNUE_PAYLOAD_SIZE)
+
+/* Loader limits on the quantization constants and values, so no int32 sum can overflow. */
+#define NNUE_MAX_ACC_SHIFT 8
+#define NNUE_MAX_HIDDEN_SHIFT 16
+#define NNUE_MAX_OUTPUT_DIVISOR 65536
+#define NNUE_MAX_PSQT_WEIGHT (1 << 24)  /* 32 features * 2^24 stays far inside int32 */
+#define NNUE_MAX_BIAS (1 << 28)         /* hidden sums are at most 512*127*128 ~ 2^23 on top */
+/* Evaluations are clamped to this many centipawns, well below any mate score. */
+#define NNUE_EVAL_LIMIT 20000
+
+/* The whole quantized net, laid out for the kernels (64-byte aligned rows). */
+typedef struct NnueNet {
+    _Alignas(64) int16_t ft_weights[NNUE_INPUTS][NNUE_L1];
+    _Alignas(64) int16_t ft_biases[NNUE_L1];
+    _Alignas(64) int32_t psqt_weights[NNUE_INPUTS];
+    _Alignas(64) int8_t l1_weights[NNUE_L2][2 * NNUE_L1];
+    _Alignas(64) int32_t l1_biases[NNUE_L2];
+    _Alignas(64) int8_t l2_weights[NNUE_L3][NNUE_L2];
+    _Alignas(64) int32_t l2_biases[NNUE_L3];
+    _Alignas(64) int8_t out_weights[NNUE_L3];
+    int32_t out_bias;
+    int32_t acc_shift;      /* accumulator >> acc_shift, then clip to [0,127] */
+    int32_t hidden_shift;   /* hidden int32 sums >> hidden_shift, then clip to [0,127] */
+    int32_t output_divisor; /* output units per centipawn (PSQT weights use the same units) */
+    char description[NNUE_DESCRIPTION_SIZE];
+} NnueNet;
+
+/* The two parts of one evaluation, in output units and in centipawns. */
+typedef struct {
+    int32_t psqt[2];      /* per-perspective PSQT sums (white, black) */
+    int32_t psqt_units;   /* (psqt[stm] - psqt[!stm]) / 2 */
+    int32_t hidden_units; /* output of the hidden layers */
+    int psqt_cp, hidden_cp, total_cp; /* total_cp = (psqt_units + hidden_units) / divisor, clamped */
+} NnueParts;
+
+struct Position;
+
+/* ---- Engine start-up and nets (protocol layer) ---- */
+
+/* Installs the net embedded at build time, if any; call once at start-up after board_init().
+ * Returns nnue_is_loaded(). */
+bool nnue_init(void);
+/* `setoption name EvalFile` / `--evalfile`: loads and validates a net file. On any problem it
+ * returns false with a one-line reason in err, and the current net stays active. Call only while
+ * no search is running; the search refreshes its accumulators when it starts. */
+bool nnue_load_file(const char *path, char *err, size_t err_size);
+/* Same check for a file image in memory (the embedded net, tests). name is shown by nnue_net_name. */
+bool nnue_load_memory(const void *data, size_t size, const char *name, char *err, size_t err_size);
+bool nnue_is_loaded(void);
+const char *nnue_net_name(void); /* "none" when no net is loaded */
+/* Name of the vector path compiled in: "avx512-vnni", "avx512", "avx2" or "scalar". */
+const char *nnue_simd_name(void);
+
+/* ---- Evaluation (search) ---- */
+
+/* Full evaluation in centipawns, side-to-move relative: PSQT part + hidden layers. Uses
+ * pos->accumulator, which must be current (attached and refreshed, then kept by make/unmake);
+ * without one it computes a temporary accumulator (slow: for commands, not for search).
+ * Returns 0 when no net is loaded, so check nnue_is_loaded() first. */
+int nnue_evaluate(const struct Position *pos);
+/* Cheap tier: the PSQT part alone, in the same centipawn units (no hidden layers). */
+int nnue_psqt_only(const struct Position *pos);
+/* Both parts in detail. */
+void nnue_evaluate_parts(const struct Position *pos, NnueParts *parts);
+/* `nnue` command: net name, PSQT sums, the PSQT and hidden parts and the total, shown apart. */
+void nnue_trace(const struct Position *pos, FILE *out);
+
+/* ---- Nets built in memory (net-init, tests, trainer) ---- */
+
+NnueNet *nnue_net_alloc(void); /* zeroed, aligned; free with nnue_net_free */
+void nnue_net_free(NnueNet *net);
+/* Checks the ranges the loader checks; false with a reason in err. */
+bool nnue_net_validate(const NnueNet *net, char *err, size_t err_size);
+/* Makes net the current one (takes ownership) if it validates; otherwise frees nothing, keeps the
+ * current net and returns false. */
+bool nnue_set_net(NnueNet *net, const char *name, char *err, size_t err_size);
+/* Serializes net into buf (NNUE_FILE_SIZE bytes, header + payload, checksum filled in). */
+void nnue_net_write(const NnueNet *net, uint8_t *buf);
+/* Writes the net to a file; false with a reason on I/O errors. */
+bool nnue_net_save(const NnueNet *net, const char *path, char *err, size_t err_size);
+/* FNV-1a 32-bit of the file image, skipping the checksum field itself (bytes 52..55). */
+uint32_t nnue_file_checksum(const uint8_t *buf, size_t size);
+const NnueNet *nnue_current_net(void);
+
+/* Deterministic nets for tests and for `net-init` (defined in net_init.c). */
+void nnue_net_init_random(NnueNet *net, uint64_t seed);
+/* PSQT = the material/piece-square values listed in docs/nnue.md, all hidden weights and
+ * biases zero, so evaluations equal the hand-computed sum exactly. */
+void nnue_net_init_psqt_classical(NnueNet *net);
+/* Centipawn value of one piece for its owner in the PSQT-classical net (kings 0); rel_sq is
+ * the square seen from the owner's side (a1 = own corner). */
+int nnue_classical_piece_value(int type, int rel_sq);
+
+/* ---- Tools ---- */
+
+/* `squall net-init --seed S --out FILE [--psqt-classical] [--description TEXT]`. */
+int net_init_main(int argc, char **argv);
+/* `squall nnue-speed [--iterations N]`: ns per accumulator update, refresh and forward pass,
+ * reference C vs the vector path. A benchmark, not a test. */
+int nnue_speed_main(int argc, char **argv);
+
+/* ---- Test and benchmark hooks ---- */
+
+/* false: every kernel (accumulator and forward pass) runs the scalar reference. Default true. */
+void nnue_set_simd(bool enabled);
+bool nnue_simd_enabled(void);
+/* Forward pass of the hidden layers on two accumulator halves (stm first). */
+int32_t nnue_propagate(const NnueNet *net, const int16_t *stm_half, const int16_t *other_half);
+
+#endif
