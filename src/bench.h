@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define BENCH_DEFAULT_DEPTH 11
+#define BENCH_DEFAULT_DEPTH 12
 
 /* Searches every bench position to depth (single thread, TT cleared first), prints per-position
  * lines to out when verbose, then "Nodes searched: N" and "Nodes/second: N". Returns the nodes. */

@@ -1,78 +1,880 @@
-/* TEMPORARY stub so the protocol layer can be built and driven; the real search replaces it.
- * It plays the first legal move and honours stop/ponderhit/infinite. */
+/* Alpha-beta search: iterative deepening with aspiration windows, PVS, a shared TT,
+ * quiescence, extensions, pruning steps as small helpers, and Lazy SMP threads. */
 #include "search.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "movegen.h"
+#include "accumulator.h"
+#include "evaluate.h"
+#include "history.h"
+#include "movepicker.h"
 #include "options.h"
+#include "search_params.h"
+#include "see.h"
+#include "timeman.h"
+#include "tt.h"
 
+typedef struct {
+    int static_eval;
+    Move move;                      /* move made from this ply (MOVE_NULL for a null move) */
+    int moved_piece;
+    Move killers[2];
+    Move excluded;                  /* singular-extension verification skips this move */
+    const int16_t (*cont)[SQUARE_NB]; /* continuation table selected by this ply's move */
+    int pv_length;
+    Move pv[MAX_PLY + 1];
+} Stack;
 
-static pthread_t worker;
-static atomic_bool running, stop_flag, pondering;
-static Position root_pos;
-static SearchLimits cur_limits;
-static SearchOutput cur_output;
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+typedef struct {
+    Move move;
+    int score, prev_score;
+    int bound;
+    int seldepth;
+    int pv_length;
+    Move pv[MAX_PLY];
+} RootMove;
+
+typedef struct SearchShared SearchShared;
+
+typedef struct {
+    int id;
+    SearchShared *shared;
+    Position pos;
+    Accumulator *accumulator;
+    History *history;
+    Stack stack_storage[MAX_PLY + 10];
+    _Atomic uint64_t nodes;
+    int seldepth;
+    int nmp_min_ply;                /* null move is off below this ply while verifying */
+    RootMove root_moves[MAX_MOVES];
+    int root_count, pv_index, multipv;
+    int completed_depth;
+    EvalStats eval_stats;
+    pthread_t handle;
+} SearchThread;
+
+struct SearchShared {
+    TranspositionTable *tt;
+    SearchLimits limits;
+    TimeManager tm;
+    atomic_bool stop;
+    atomic_bool pondering;
+    SearchThread **threads;
+    int thread_count;
+    SearchOutput output;
+    bool report;                    /* send thinking lines */
+    int64_t last_report_ms;
+};
+
+static int lmr_table[MAX_PLY][MAX_MOVES];
+
+/* ---------- small helpers ---------- */
+
+static inline uint64_t thread_nodes(const SearchThread *t) { return atomic_load_explicit(&t->nodes, memory_order_relaxed); }
+static inline void count_node(SearchThread *t) {
+    atomic_store_explicit(&t->nodes, thread_nodes(t) + 1, memory_order_relaxed);
+}
+static inline bool stopped(const SearchShared *s) { return atomic_load_explicit(&s->stop, memory_order_relaxed); }
+
+static uint64_t total_nodes(const SearchShared *s) {
+    uint64_t n = 0;
+    for (int i = 0; i < s->thread_count; i++) n += thread_nodes(s->threads[i]);
+    return n;
+}
+
+static inline int score_to_tt(int score, int ply) {
+    if (score >= SCORE_MATE_IN_MAX) return score + ply;
+    if (score <= -SCORE_MATE_IN_MAX) return score - ply;
+    return score;
+}
+
+static inline int score_from_tt(int score, int ply) {
+    if (score >= SCORE_MATE_IN_MAX) return score - ply;
+    if (score <= -SCORE_MATE_IN_MAX) return score + ply;
+    return score;
+}
+
+static inline int history_bonus(int depth) {
+    int b = 16 * depth * depth + 32 * depth;
+    return b > HISTORY_BONUS_MAX ? HISTORY_BONUS_MAX : b;
+}
+
+static inline bool is_quiet(const Position *pos, Move m) {
+    return !pos_is_capture(pos, m) && !(move_kind(m) == MOVE_PROMOTION && move_promo_type(m) == QUEEN);
+}
+
+static const int16_t (*sentinel_cont(const SearchThread *t))[SQUARE_NB] {
+    return (const int16_t (*)[SQUARE_NB])t->history->continuation[NO_PIECE][0];
+}
+
+/* Time and node limits, checked by the main thread every 1024 nodes. */
+static void check_limits(SearchThread *t) {
+    SearchShared *s = t->shared;
+    if (t->id != 0 || (thread_nodes(t) & 1023) || t->completed_depth < 1) return;
+    if (s->limits.nodes && total_nodes(s) >= s->limits.nodes) atomic_store(&s->stop, true);
+    if (s->tm.timed && !atomic_load_explicit(&s->pondering, memory_order_relaxed) && timeman_elapsed(&s->tm) >= s->tm.hard_ms)
+        atomic_store(&s->stop, true);
+}
+
+static inline int evaluate_node(SearchThread *t, int alpha, int beta) {
+    return evaluate(&t->pos, alpha, beta, &t->eval_stats);
+}
+
+static void make_move(SearchThread *t, Stack *ss, Move m) {
+    int pc = t->pos.board[move_from(m)];
+    ss->move = m;
+    ss->moved_piece = pc;
+    ss->cont = (const int16_t (*)[SQUARE_NB])t->history->continuation[pc][move_to(m)];
+    pos_make_move(&t->pos, m);
+}
+
+/* ---------- history updates ---------- */
+
+static void update_quiet_history(SearchThread *t, Stack *ss, Move m, int bonus) {
+    History *h = t->history;
+    int pc = t->pos.board[move_from(m)], to = move_to(m);
+    history_update(&h->butterfly[t->pos.side][move_from(m) * 64 + to], bonus, HISTORY_MAX);
+    for (int back = 1; back <= 2; back++) {
+        Stack *prev = ss - back;
+        if (prev->move && prev->move != MOVE_NULL)
+            history_update((int16_t *)&prev->cont[pc][to], bonus, HISTORY_MAX);
+    }
+}
+
+static void update_capture_history(SearchThread *t, Move m, int bonus) {
+    int pc = t->pos.board[move_from(m)];
+    int victim = move_kind(m) == MOVE_ENPASSANT ? PAWN : t->pos.board[move_to(m)] == NO_PIECE ? PAWN : piece_type(t->pos.board[move_to(m)]);
+    history_update(&t->history->capture[pc][move_to(m)][victim], bonus, HISTORY_MAX);
+}
+
+static void update_on_cutoff(SearchThread *t, Stack *ss, Move best, int depth, const Move *quiets, int quiet_count,
+                             const Move *captures, int capture_count) {
+    int bonus = history_bonus(depth);
+    if (is_quiet(&t->pos, best)) {
+        if (ss->killers[0] != best) ss->killers[1] = ss->killers[0], ss->killers[0] = best;
+        Stack *prev = ss - 1;
+        if (prev->move && prev->move != MOVE_NULL) t->history->countermove[prev->moved_piece][move_to(prev->move)] = best;
+        update_quiet_history(t, ss, best, bonus);
+        for (int i = 0; i < quiet_count; i++)
+            if (quiets[i] != best) update_quiet_history(t, ss, quiets[i], -bonus);
+    } else {
+        update_capture_history(t, best, bonus);
+    }
+    for (int i = 0; i < capture_count; i++)
+        if (captures[i] != best) update_capture_history(t, captures[i], -bonus);
+}
+
+/* ---------- quiescence ---------- */
+
+static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta, int ply) {
+    Position *pos = &t->pos;
+    bool pv_node = beta - alpha > 1;
+    count_node(t);
+    check_limits(t);
+    if (ply > t->seldepth) t->seldepth = ply;
+    if (stopped(t->shared)) return 0;
+    if (pos_is_draw_by_rule(pos, ply) || pos_insufficient_material(pos)) return 0;
+    bool in_check = pos_in_check(pos);
+    if (ply >= MAX_PLY - 1) return in_check ? 0 : evaluate_node(t, alpha, beta);
+
+    TTHit tt;
+    bool tt_hit = tt_probe(t->shared->tt, pos_key(pos), &tt);
+    int tt_score = tt_hit ? score_from_tt(tt.score, ply) : SCORE_NONE;
+    if (tt_hit && !pv_node && tt_score != SCORE_NONE &&
+        (tt.bound == BOUND_EXACT || (tt.bound == BOUND_LOWER && tt_score >= beta) || (tt.bound == BOUND_UPPER && tt_score <= alpha)))
+        return tt_score;
+
+    int best = -SCORE_INFINITE, stand_pat = -SCORE_INFINITE;
+    if (!in_check) {
+        stand_pat = tt_hit && tt.eval != SCORE_NONE ? tt.eval : evaluate_node(t, alpha, beta);
+        if (tt_hit && tt_score != SCORE_NONE && (tt.bound & (tt_score > stand_pat ? BOUND_LOWER : BOUND_UPPER))) stand_pat = tt_score;
+        if (stand_pat >= beta) return stand_pat;
+        if (stand_pat > alpha) alpha = stand_pat;
+        best = stand_pat;
+    }
+
+    MovePicker mp;
+    movepicker_init_qsearch(&mp, pos, t->history, tt_hit ? tt.move : MOVE_NONE);
+    Move m, best_move = MOVE_NONE;
+    int searched = 0;
+    while ((m = movepicker_next(&mp, false)) != MOVE_NONE) {
+        if (!in_check) {
+            /* a capture that cannot lift us to alpha even with a margin is not worth a look */
+            if (move_kind(m) != MOVE_PROMOTION) {
+                int victim = move_kind(m) == MOVE_ENPASSANT ? PAWN : piece_type(pos->board[move_to(m)]);
+                if (stand_pat + QS_FUTILITY_MARGIN + see_piece_value[victim] <= alpha && !pos_gives_check(pos, m)) {
+                    if (stand_pat + QS_FUTILITY_MARGIN + see_piece_value[victim] > best)
+                        best = stand_pat + QS_FUTILITY_MARGIN + see_piece_value[victim];
+                    continue;
+                }
+            }
+            if (!see_at_least(pos, m, 0)) continue;
+        }
+        searched++;
+        make_move(t, ss, m);
+        int score = -qsearch(t, ss + 1, -beta, -alpha, ply + 1);
+        pos_unmake_move(pos);
+        if (stopped(t->shared)) return 0;
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                best_move = m;
+                alpha = score;
+                if (score >= beta) break;
+            }
+        }
+    }
+    if (in_check && searched == 0) return -SCORE_MATE + ply;
+    int bound = best >= beta ? BOUND_LOWER : BOUND_UPPER;
+    tt_store(t->shared->tt, pos_key(pos), best_move, score_to_tt(best, ply), in_check ? SCORE_NONE : stand_pat, 0, bound, pv_node);
+    return best;
+}
+
+/* ---------- pruning steps before the move loop ---------- */
+
+static bool reverse_futility_prunes(int depth, int eval, int beta, bool improving) {
+    return depth <= RFP_MAX_DEPTH && eval < SCORE_MATE_IN_MAX && eval - RFP_MARGIN * (depth - improving) >= beta;
+}
+
+static bool razoring_applies(int depth, int eval, int alpha) {
+    return depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth < alpha;
+}
+
+static bool null_move_allowed(const SearchThread *t, const Stack *ss, int depth, int eval, int beta, int ply) {
+    return depth >= NMP_MIN_DEPTH && eval >= beta && ss->static_eval >= beta && (ss - 1)->move != MOVE_NULL
+        && ply >= t->nmp_min_ply && pos_non_pawn_material(&t->pos, t->pos.side) && beta > -SCORE_MATE_IN_MAX;
+}
+
+static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bool cut_node, int ply);
+
+/* Returns a score >= beta when the null move (verified at high depth) fails high, else SCORE_NONE. */
+static int try_null_move(SearchThread *t, Stack *ss, int depth, int eval, int beta, bool cut_node, int ply) {
+    int eval_margin = (eval - beta) / NMP_EVAL_DIVISOR;
+    int r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + (eval_margin < 3 ? eval_margin : 3);
+    ss->move = MOVE_NULL;
+    ss->moved_piece = NO_PIECE;
+    ss->cont = sentinel_cont(t);
+    pos_make_null(&t->pos);
+    int score = -search(t, ss + 1, -beta, -beta + 1, depth - r, !cut_node, ply + 1);
+    pos_unmake_null(&t->pos);
+    if (stopped(t->shared) || score < beta) return SCORE_NONE;
+    if (score >= SCORE_MATE_IN_MAX) score = beta;
+    if (depth < NMP_VERIFY_DEPTH || t->nmp_min_ply) return score;
+    /* zugzwang guard: search again without null moves for the next plies */
+    t->nmp_min_ply = ply + 3 * (depth - r) / 4;
+    int verify = search(t, ss, beta - 1, beta, depth - r, false, ply);
+    t->nmp_min_ply = 0;
+    return verify >= beta ? score : SCORE_NONE;
+}
+
+/* ---------- pruning steps inside the move loop ---------- */
+
+static int lmp_limit(int depth, bool improving) { return (3 + depth * depth) / (improving ? 1 : 2); }
+
+static bool futility_prunes_quiets(int depth, int eval, int alpha) {
+    return depth <= FUTILITY_MAX_DEPTH && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
+}
+
+static bool see_prunes(const Position *pos, Move m, int depth, bool quiet) {
+    if (depth > SEE_MAX_DEPTH) return false;
+    int threshold = quiet ? -SEE_QUIET_MARGIN * depth : -SEE_NOISY_MARGIN * depth * depth;
+    return !see_at_least(pos, m, threshold);
+}
+
+static bool root_move_allowed(const SearchThread *t, Move m) {
+    for (int i = t->pv_index; i < t->root_count; i++)
+        if (t->root_moves[i].move == m) return true;
+    return false;
+}
+
+static RootMove *find_root_move(SearchThread *t, Move m) {
+    for (int i = 0; i < t->root_count; i++)
+        if (t->root_moves[i].move == m) return &t->root_moves[i];
+    return NULL;
+}
+
+/* Singular extension: is the TT move much better than every alternative? Returns the
+ * extension, or sets *multicut when even the alternatives beat beta. */
+static int singular_extension(SearchThread *t, Stack *ss, Move m, const TTHit *tt, int tt_score, int depth, int beta,
+                              bool cut_node, int ply, bool pv_node, int *multicut) {
+    int singular_beta = tt_score - SINGULAR_MARGIN * depth;
+    ss->excluded = m;
+    int score = search(t, ss, singular_beta - 1, singular_beta, (depth - 1) / 2, cut_node, ply);
+    ss->excluded = MOVE_NONE;
+    (void)tt;
+    if (score < singular_beta) return !pv_node && score < singular_beta - DOUBLE_EXTENSION_MARGIN ? 2 : 1;
+    if (singular_beta >= beta) {
+        *multicut = singular_beta;
+        return 0;
+    }
+    if (tt_score >= beta) return -1;
+    return 0;
+}
+
+static int late_move_reduction(const SearchThread *t, const Stack *ss, Move m, int depth, int move_count, bool pv_node,
+                               bool cut_node, bool improving, bool quiet, int hist, bool gives_check, bool tt_pv) {
+    (void)t;
+    int r = lmr_table[depth < MAX_PLY ? depth : MAX_PLY - 1][move_count < MAX_MOVES ? move_count : MAX_MOVES - 1];
+    if (!quiet) r /= 2;
+    r += !pv_node + cut_node - improving - gives_check - tt_pv;
+    if (quiet) {
+        r -= hist / LMR_HISTORY_DIVISOR;
+        if (m == ss->killers[0] || m == ss->killers[1]) r--;
+    }
+    return r;
+}
+
+/* ---------- main search ---------- */
+
+static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bool cut_node, int ply) {
+    Position *pos = &t->pos;
+    SearchShared *shared = t->shared;
+    bool pv_node = beta - alpha > 1, root = ply == 0;
+    if (depth <= 0) return qsearch(t, ss, alpha, beta, ply);
+
+    count_node(t);
+    check_limits(t);
+    if (ply > t->seldepth) t->seldepth = ply;
+    ss->pv_length = 0;
+    if (!root) {
+        if (stopped(shared)) return 0;
+        if (pos_is_draw_by_rule(pos, ply) || pos_insufficient_material(pos)) {
+            /* a checkmate on the 100th ply still counts as mate */
+            if (pos_rule50(pos) >= 100 && pos_in_check(pos) && count_legal_moves(pos) == 0) return -SCORE_MATE + ply;
+            return 0;
+        }
+        if (ply >= MAX_PLY - 1) return pos_in_check(pos) ? 0 : evaluate_node(t, alpha, beta);
+        /* mate distance pruning: no line can beat a mate already found closer to the root */
+        int mated = -SCORE_MATE + ply, mating = SCORE_MATE - ply - 1;
+        if (alpha < mated) alpha = mated;
+        if (beta > mating) beta = mating;
+        if (alpha >= beta) return alpha;
+    }
+    (ss + 1)->killers[0] = (ss + 1)->killers[1] = MOVE_NONE;
+    (ss + 1)->excluded = MOVE_NONE;
+    Move excluded = ss->excluded;
+
+    TTHit tt = {0};
+    bool tt_hit = !excluded && tt_probe(shared->tt, pos_key(pos), &tt);
+    int tt_score = tt_hit ? score_from_tt(tt.score, ply) : SCORE_NONE;
+    Move tt_move = root ? t->root_moves[t->pv_index].move : tt_hit ? tt.move : MOVE_NONE;
+    bool tt_pv = pv_node || (tt_hit && tt.pv);
+    if (!pv_node && tt_hit && tt.depth >= depth && tt_score != SCORE_NONE &&
+        (tt.bound == BOUND_EXACT || (tt.bound == BOUND_LOWER && tt_score >= beta) || (tt.bound == BOUND_UPPER && tt_score <= alpha))) {
+        if (tt_move && tt_score >= beta && is_quiet(pos, tt_move) && pos_is_pseudo_legal(pos, tt_move))
+            update_quiet_history(t, ss, tt_move, history_bonus(depth));
+        return tt_score;
+    }
+
+    bool in_check = pos_in_check(pos);
+    int eval;
+    bool improving = false;
+    if (in_check) {
+        eval = ss->static_eval = SCORE_NONE;
+    } else if (excluded) {
+        eval = ss->static_eval; /* same node, already evaluated */
+    } else {
+        ss->static_eval = eval = tt_hit && tt.eval != SCORE_NONE ? tt.eval : evaluate_node(t, alpha, beta);
+        if (tt_hit && tt_score != SCORE_NONE && (tt.bound & (tt_score > eval ? BOUND_LOWER : BOUND_UPPER))) eval = tt_score;
+        if (!tt_hit) tt_store(shared->tt, pos_key(pos), MOVE_NONE, SCORE_NONE, ss->static_eval, -1, BOUND_NONE, tt_pv);
+    }
+    if (!in_check) {
+        int past = (ss - 2)->static_eval != SCORE_NONE ? (ss - 2)->static_eval : (ss - 4)->static_eval;
+        improving = past == SCORE_NONE || ss->static_eval > past;
+    }
+
+    if (!pv_node && !in_check && !excluded) {
+        if (reverse_futility_prunes(depth, eval, beta, improving)) return eval;
+        if (razoring_applies(depth, eval, alpha)) {
+            int score = qsearch(t, ss, alpha, alpha + 1, ply);
+            if (score <= alpha) return score;
+        }
+        if (null_move_allowed(t, ss, depth, eval, beta, ply)) {
+            int score = try_null_move(t, ss, depth, eval, beta, cut_node, ply);
+            if (score != SCORE_NONE) return score;
+        }
+    }
+
+    /* internal iterative reduction: without a TT move this node is probably less important */
+    if (!tt_move && depth >= IIR_MIN_DEPTH && (pv_node || cut_node)) depth--;
+
+    Stack *prev = ss - 1;
+    Move counter = prev->move && prev->move != MOVE_NULL ? t->history->countermove[prev->moved_piece][move_to(prev->move)] : MOVE_NONE;
+    MovePicker mp;
+    movepicker_init(&mp, pos, t->history, tt_move, ss->killers, counter, (ss - 1)->cont, (ss - 2)->cont);
+
+    int best = -SCORE_INFINITE, move_count = 0, quiet_count = 0, capture_count = 0;
+    Move best_move = MOVE_NONE, m;
+    Move quiets[64], captures[32];
+    bool skip_quiets = false;
+    while ((m = movepicker_next(&mp, skip_quiets)) != MOVE_NONE) {
+        if (m == excluded) continue;
+        if (root && !root_move_allowed(t, m)) continue;
+        move_count++;
+        bool quiet = is_quiet(pos, m);
+        bool gives_check = pos_gives_check(pos, m);
+        int pc = pos->board[move_from(m)];
+        int hist = quiet ? t->history->butterfly[pos->side][move_from(m) * 64 + move_to(m)]
+                             + (ss - 1)->cont[pc][move_to(m)] + (ss - 2)->cont[pc][move_to(m)]
+                         : 0;
+
+        if (!root && best > -SCORE_MATE_IN_MAX && pos_non_pawn_material(pos, pos->side)) {
+            if (quiet && !in_check) {
+                if (depth <= LMP_MAX_DEPTH && move_count >= lmp_limit(depth, improving)) {
+                    skip_quiets = true;
+                    continue;
+                }
+                if (!gives_check && futility_prunes_quiets(depth, ss->static_eval, alpha)) {
+                    skip_quiets = true;
+                    continue;
+                }
+            }
+            if (see_prunes(pos, m, depth, quiet)) continue;
+        }
+
+        int extension = 0;
+        if (!root && m == tt_move && depth >= SINGULAR_MIN_DEPTH && !excluded && tt.depth >= depth - 3 &&
+            (tt.bound & BOUND_LOWER) && tt_score != SCORE_NONE && abs(tt_score) < SCORE_MATE_IN_MAX && ply < 2 * depth + 20) {
+            int multicut = SCORE_NONE;
+            extension = singular_extension(t, ss, m, &tt, tt_score, depth, beta, cut_node, ply, pv_node, &multicut);
+            if (multicut != SCORE_NONE) return multicut;
+        } else if (gives_check && ply < 2 * (depth + ply)) {
+            extension = 1; /* check extension */
+        }
+
+        uint64_t nodes_before = thread_nodes(t);
+        make_move(t, ss, m);
+        tt_prefetch(shared->tt, pos_key(pos));
+        int new_depth = depth - 1 + extension;
+        int score;
+        if (depth >= 2 && move_count > 1 + root && (quiet || !tt_pv)) {
+            int r = late_move_reduction(t, ss, m, depth, move_count, pv_node, cut_node, improving, quiet, hist, gives_check, tt_pv);
+            int reduced = new_depth - r;
+            if (reduced > new_depth) reduced = new_depth;
+            if (reduced < 1) reduced = 1;
+            score = -search(t, ss + 1, -alpha - 1, -alpha, reduced, true, ply + 1);
+            if (score > alpha && reduced < new_depth) score = -search(t, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node, ply + 1);
+        } else if (!pv_node || move_count > 1) {
+            score = -search(t, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node, ply + 1);
+        } else {
+            score = alpha + 1; /* first move of a PV node: full window below */
+        }
+        if (pv_node && (move_count == 1 || (score > alpha && (root || score < beta))))
+            score = -search(t, ss + 1, -beta, -alpha, new_depth, false, ply + 1);
+        pos_unmake_move(pos);
+        (void)nodes_before;
+        if (stopped(shared)) return 0;
+
+        if (root) {
+            RootMove *rm = find_root_move(t, m);
+            if (move_count == 1 || score > alpha) {
+                rm->score = score;
+                rm->bound = score >= beta ? BOUND_LOWER : BOUND_EXACT;
+                rm->seldepth = t->seldepth;
+                rm->pv[0] = m;
+                rm->pv_length = 1;
+                for (int i = 0; i < (ss + 1)->pv_length && rm->pv_length < MAX_PLY; i++) rm->pv[rm->pv_length++] = (ss + 1)->pv[i];
+            } else {
+                rm->score = -SCORE_INFINITE;
+            }
+        }
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                best_move = m;
+                if (pv_node && !root) {
+                    ss->pv[0] = m;
+                    ss->pv_length = 1;
+                    for (int i = 0; i < (ss + 1)->pv_length && ss->pv_length < MAX_PLY; i++) ss->pv[ss->pv_length++] = (ss + 1)->pv[i];
+                }
+                if (score >= beta) break;
+                alpha = score;
+            }
+        }
+        if (m != best_move) {
+            if (quiet && quiet_count < 64) quiets[quiet_count++] = m;
+            else if (!quiet && capture_count < 32) captures[capture_count++] = m;
+        }
+    }
+
+    if (move_count == 0) return excluded ? alpha : in_check ? -SCORE_MATE + ply : 0;
+    if (best >= beta && best_move) update_on_cutoff(t, ss, best_move, depth, quiets, quiet_count, captures, capture_count);
+    if (!excluded && !(root && t->pv_index > 0)) {
+        int bound = best >= beta ? BOUND_LOWER : (pv_node && best_move) ? BOUND_EXACT : BOUND_UPPER;
+        tt_store(shared->tt, pos_key(pos), best_move, score_to_tt(best, ply), ss->static_eval, depth, bound, tt_pv);
+    }
+    return best;
+}
+
+/* ---------- iterative deepening ---------- */
+
+static void sort_root_moves(RootMove *moves, int from, int to) {
+    for (int i = from + 1; i < to; i++) { /* insertion sort: stable, lists are short */
+        RootMove tmp = moves[i];
+        int j = i - 1;
+        while (j >= from && moves[j].score < tmp.score) moves[j + 1] = moves[j], j--;
+        moves[j + 1] = tmp;
+    }
+}
+
+static void report_line(SearchThread *t, int depth, int pv_index, int bound_override) {
+    SearchShared *s = t->shared;
+    if (!s->report || !s->output.report) return;
+    const RootMove *rm = &t->root_moves[pv_index];
+    SearchReport r;
+    r.depth = depth;
+    r.seldepth = rm->seldepth;
+    r.multipv = pv_index + 1;
+    bool updated = rm->score != -SCORE_INFINITE;
+    r.score = updated ? rm->score : rm->prev_score;
+    r.bound = bound_override != BOUND_NONE ? bound_override : BOUND_EXACT;
+    r.nodes = total_nodes(s);
+    r.time_ms = timeman_elapsed(&s->tm);
+    r.nps = r.time_ms > 0 ? r.nodes * 1000 / (uint64_t)r.time_ms : r.nodes * 1000;
+    r.hashfull = tt_hashfull(s->tt);
+    r.pv_length = rm->pv_length;
+    memcpy(r.pv, rm->pv, sizeof(Move) * (size_t)rm->pv_length);
+    s->output.report(&r, s->output.ctx);
+}
+
+static void setup_root(SearchThread *t, const Position *root, const SearchLimits *limits) {
+    MoveList list;
+    memcpy(&t->pos, root, sizeof t->pos);
+    t->pos.accumulator = t->accumulator;
+    if (t->accumulator) accumulator_refresh(t->accumulator, &t->pos);
+    generate_legal(&t->pos, &list);
+    t->root_count = 0;
+    for (int i = 0; i < list.count; i++) {
+        if (limits->searchmoves_count) {
+            bool wanted = false;
+            for (int k = 0; k < limits->searchmoves_count; k++) wanted |= limits->searchmoves[k] == list.moves[i];
+            if (!wanted) continue;
+        }
+        RootMove *rm = &t->root_moves[t->root_count++];
+        memset(rm, 0, sizeof *rm);
+        rm->move = list.moves[i];
+        rm->score = rm->prev_score = -SCORE_INFINITE;
+        rm->pv[0] = rm->move;
+        rm->pv_length = 1;
+    }
+    int multipv = limits->multipv > 0 ? limits->multipv : engine_options.multipv;
+    t->multipv = multipv < t->root_count ? multipv : t->root_count;
+    if (t->multipv < 1) t->multipv = 1;
+    t->nodes = 0;
+    t->seldepth = 0;
+    t->nmp_min_ply = 0;
+    t->completed_depth = 0;
+    t->eval_stats = (EvalStats){0, 0};
+    memset(t->stack_storage, 0, sizeof t->stack_storage);
+    for (int i = 0; i < MAX_PLY + 10; i++) {
+        t->stack_storage[i].static_eval = SCORE_NONE;
+        t->stack_storage[i].moved_piece = NO_PIECE;
+        t->stack_storage[i].cont = sentinel_cont(t);
+    }
+}
+
+static bool mate_limit_reached(const SearchShared *s, int score) {
+    return s->limits.mate > 0 && score >= SCORE_MATE_IN_MAX && score_mate_moves(score) <= s->limits.mate;
+}
+
+static void iterative_deepening(SearchThread *t) {
+    SearchShared *s = t->shared;
+    Stack *ss = t->stack_storage + 4;
+    int max_depth = s->limits.depth > 0 && s->limits.depth < MAX_PLY - 1 ? s->limits.depth : MAX_PLY - 2;
+    Move last_best = MOVE_NONE;
+    int stable_iterations = 0, last_score = 0;
+    if (t->root_count == 0) return;
+
+    for (int depth = 1; depth <= max_depth; depth++) {
+        for (int i = 0; i < t->root_count; i++) t->root_moves[i].prev_score = t->root_moves[i].score;
+        for (t->pv_index = 0; t->pv_index < t->multipv; t->pv_index++) {
+            t->seldepth = 0;
+            int delta = ASPIRATION_DELTA, alpha = -SCORE_INFINITE, beta = SCORE_INFINITE;
+            int prev = t->root_moves[t->pv_index].prev_score;
+            if (depth >= ASPIRATION_MIN_DEPTH && prev != -SCORE_INFINITE) {
+                alpha = prev - delta > -SCORE_INFINITE ? prev - delta : -SCORE_INFINITE;
+                beta = prev + delta < SCORE_INFINITE ? prev + delta : SCORE_INFINITE;
+            }
+            for (;;) {
+                int score = search(t, ss, alpha, beta, depth, false, 0);
+                sort_root_moves(t->root_moves, t->pv_index, t->root_count);
+                if (stopped(s)) break;
+                if (score <= alpha) {
+                    beta = (alpha + beta) / 2;
+                    alpha = score - delta > -SCORE_INFINITE ? score - delta : -SCORE_INFINITE;
+                    if (t->id == 0 && timeman_elapsed(&s->tm) > 3000) report_line(t, depth, t->pv_index, BOUND_UPPER);
+                } else if (score >= beta) {
+                    beta = score + delta < SCORE_INFINITE ? score + delta : SCORE_INFINITE;
+                    if (t->id == 0 && timeman_elapsed(&s->tm) > 3000) report_line(t, depth, t->pv_index, BOUND_LOWER);
+                } else {
+                    break;
+                }
+                delta += delta / 2;
+            }
+            sort_root_moves(t->root_moves, 0, t->pv_index + 1);
+            if (stopped(s)) break;
+        }
+        if (stopped(s)) break;
+        t->completed_depth = depth;
+        if (t->id != 0) continue;
+
+        for (int i = 0; i < t->multipv; i++) report_line(t, depth, i, BOUND_NONE);
+        int score = t->root_moves[0].score;
+        if (mate_limit_reached(s, score)) break;
+        if (s->limits.nodes && total_nodes(s) >= s->limits.nodes) break;
+        if (!s->tm.timed || atomic_load(&s->pondering)) continue;
+
+        /* stop early when the best move is settled, think longer when it keeps changing
+         * or the score drops */
+        Move best = t->root_moves[0].move;
+        stable_iterations = best == last_best ? stable_iterations + 1 : 0;
+        last_best = best;
+        double scale = stable_iterations >= 4 ? 0.55 : stable_iterations >= 2 ? 0.8 : stable_iterations == 0 && depth > 5 ? 1.5 : 1.0;
+        if (depth > 5 && score < last_score - 30) scale *= 1.3;
+        last_score = score;
+        if (t->root_count == 1) scale = 0.1;
+        int64_t elapsed = timeman_elapsed(&s->tm);
+        if (elapsed >= (int64_t)(s->tm.soft_ms * scale)) break;
+    }
+}
+
+/* ---------- threads ---------- */
+
+static SearchThread *thread_create(int id, SearchShared *shared) {
+    SearchThread *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->history = calloc(1, sizeof *t->history);
+    if (!t->history) {
+        free(t);
+        return NULL;
+    }
+    t->id = id;
+    t->shared = shared;
+    t->accumulator = NULL;
+    return t;
+}
+
+static void thread_destroy(SearchThread *t) {
+    if (!t) return;
+    free(t->history);
+    free(t);
+}
+
+static void thread_clear_history(SearchThread *t) { memset(t->history, 0, sizeof *t->history); }
+
+static void *helper_main(void *arg) {
+    iterative_deepening((SearchThread *)arg);
+    return NULL;
+}
+
+static void pick_result(SearchShared *s, SearchResult *res) {
+    SearchThread *main_thread = s->threads[0];
+    memset(res, 0, sizeof *res);
+    if (main_thread->root_count == 0) {
+        res->best = MOVE_NONE;
+        res->score = pos_in_check(&main_thread->pos) ? -SCORE_MATE : 0;
+        return;
+    }
+    const RootMove *rm = &main_thread->root_moves[0];
+    res->best = rm->move;
+    res->ponder = rm->pv_length > 1 ? rm->pv[1] : MOVE_NONE;
+    res->score = rm->score != -SCORE_INFINITE ? rm->score : rm->prev_score;
+    res->depth = main_thread->completed_depth;
+    res->nodes = total_nodes(s);
+    for (int i = 0; i < s->thread_count; i++) {
+        res->eval_full += s->threads[i]->eval_stats.full;
+        res->eval_lazy += s->threads[i]->eval_stats.lazy;
+    }
+}
+
+/* Runs the whole search on the calling thread (helpers on their own), then fills res. */
+static void run_search(SearchShared *s, const Position *root, SearchResult *res) {
+    tt_new_search(s->tt);
+    for (int i = 0; i < s->thread_count; i++) setup_root(s->threads[i], root, &s->limits);
+    for (int i = 1; i < s->thread_count; i++)
+        if (pthread_create(&s->threads[i]->handle, NULL, helper_main, s->threads[i]) != 0) s->threads[i]->handle = 0;
+    iterative_deepening(s->threads[0]);
+    /* UCI: in infinite or ponder mode the answer waits for stop/ponderhit */
+    while ((s->limits.infinite || atomic_load(&s->pondering)) && !stopped(s)) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    atomic_store(&s->stop, true);
+    for (int i = 1; i < s->thread_count; i++)
+        if (s->threads[i]->handle) pthread_join(s->threads[i]->handle, NULL), s->threads[i]->handle = 0;
+    pick_result(s, res);
+}
+
+/* ---------- the engine's asynchronous search ---------- */
+
+static TranspositionTable engine_tt;
+static SearchShared engine;
+static pthread_t engine_main_thread;
+static bool engine_thread_started;
+static atomic_bool engine_running;
+static Position engine_root;
 
 void search_limits_clear(SearchLimits *l) {
     memset(l, 0, sizeof *l);
     l->time[WHITE] = l->time[BLACK] = -1;
+    l->inc[WHITE] = l->inc[BLACK] = 0;
 }
 
-static void *run(void *arg) {
+void search_init(void) {
+    static bool done = false;
+    if (done) return;
+    done = true;
+    for (int d = 1; d < MAX_PLY; d++)
+        for (int m = 1; m < MAX_MOVES; m++) lmr_table[d][m] = (int)(LMR_BASE + log(d) * log(m) / LMR_DIVISOR);
+    evaluate_init();
+    if (!tt_init(&engine_tt, (size_t)engine_options.hash_mb)) tt_init(&engine_tt, 1);
+    engine.tt = &engine_tt;
+    search_set_threads(engine_options.threads);
+}
+
+void search_set_threads(int n) {
+    search_init();
+    search_stop();
+    search_wait();
+    if (n < 1) n = 1;
+    if (n > 256) n = 256;
+    for (int i = 0; i < engine.thread_count; i++) thread_destroy(engine.threads[i]);
+    free(engine.threads);
+    engine.threads = calloc((size_t)n, sizeof *engine.threads);
+    engine.thread_count = 0;
+    for (int i = 0; i < n; i++) {
+        SearchThread *t = thread_create(i, &engine);
+        if (!t) break;
+        engine.threads[engine.thread_count++] = t;
+    }
+    engine_options.threads = engine.thread_count;
+}
+
+void search_set_hash(int mb) {
+    search_init();
+    search_stop();
+    search_wait();
+    if (tt_init(&engine_tt, (size_t)mb)) engine_options.hash_mb = mb;
+}
+
+void search_clear(void) {
+    search_init();
+    search_stop();
+    search_wait();
+    tt_clear(&engine_tt);
+    for (int i = 0; i < engine.thread_count; i++) thread_clear_history(engine.threads[i]);
+}
+
+int search_hashfull(void) { return tt_hashfull(&engine_tt); }
+
+static void *engine_main(void *arg) {
     (void)arg;
-    MoveList list;
-    generate_legal(&root_pos, &list);
-    Move best = list.count ? list.moves[0] : MOVE_NONE;
-    SearchReport r;
-    memset(&r, 0, sizeof r);
-    r.depth = 1, r.multipv = 1, r.bound = BOUND_EXACT, r.nodes = 1, r.pv_length = best ? 1 : 0, r.pv[0] = best;
-    if (cur_output.report) cur_output.report(&r, cur_output.ctx);
-    while ((cur_limits.infinite || atomic_load(&pondering)) && !atomic_load(&stop_flag)) usleep(1000);
-    if (cur_output.bestmove) cur_output.bestmove(best, MOVE_NONE, cur_output.ctx);
-    atomic_store(&running, false);
+    SearchResult res;
+    run_search(&engine, &engine_root, &res);
+    if (engine.output.bestmove) engine.output.bestmove(res.best, res.ponder, engine.output.ctx);
+    atomic_store(&engine_running, false);
     return NULL;
 }
 
-void search_init(void) {}
 void search_start(const Position *root, const SearchLimits *limits, const SearchOutput *output) {
+    search_init();
     search_stop();
     search_wait();
-    pthread_mutex_lock(&lock);
-    memcpy(&root_pos, root, sizeof root_pos);
-    root_pos.accumulator = NULL;
-    cur_limits = *limits;
-    cur_output = *output;
-    atomic_store(&stop_flag, false);
-    atomic_store(&pondering, limits->ponder);
-    atomic_store(&running, true);
-    pthread_create(&worker, NULL, run, NULL);
-    pthread_mutex_unlock(&lock);
+    memcpy(&engine_root, root, sizeof engine_root);
+    engine_root.accumulator = NULL;
+    engine.limits = *limits;
+    engine.output = *output;
+    engine.report = true;
+    atomic_store(&engine.stop, false);
+    atomic_store(&engine.pondering, limits->ponder);
+    timeman_init(&engine.tm, limits, root->side, root->game_ply, engine_options.move_overhead_ms);
+    atomic_store(&engine_running, true);
+    engine_thread_started = pthread_create(&engine_main_thread, NULL, engine_main, NULL) == 0;
+    if (!engine_thread_started) { /* cannot start a thread: answer synchronously */
+        engine_main(NULL);
+    }
 }
-static bool joinable;
-void search_stop(void) { atomic_store(&stop_flag, true); }
-void search_ponderhit(void) { atomic_store(&pondering, false); }
+
+void search_stop(void) { atomic_store(&engine.stop, true); }
+
+void search_ponderhit(void) {
+    /* the clock starts now: pondering time was the opponent's */
+    engine.tm.start_ms = time_now_ms();
+    atomic_store(&engine.pondering, false);
+}
+
 void search_wait(void) {
-    pthread_mutex_lock(&lock);
-    if (atomic_load(&running) || joinable) pthread_join(worker, NULL);
-    joinable = false;
-    pthread_mutex_unlock(&lock);
+    if (engine_thread_started) {
+        pthread_join(engine_main_thread, NULL);
+        engine_thread_started = false;
+    }
 }
-bool search_is_running(void) { return atomic_load(&running); }
-void search_set_threads(int n) { engine_options.threads = n; }
-void search_set_hash(int mb) { engine_options.hash_mb = mb; }
-void search_clear(void) {}
-int search_hashfull(void) { return 0; }
-SearchResult search_sync(const Position *root, const SearchLimits *limits) {
-    (void)limits;
-    SearchResult res = {0};
-    MoveList list;
-    generate_legal(root, &list);
-    res.best = list.count ? list.moves[0] : MOVE_NONE;
+
+bool search_is_running(void) { return atomic_load(&engine_running); }
+
+/* ---------- synchronous workers ---------- */
+
+struct SearchWorker {
+    SearchShared shared;
+    TranspositionTable tt;
+    bool owns_tt;
+};
+
+static SearchWorker *worker_create_with_tt(TranspositionTable *shared_tt, int hash_mb) {
+    search_init();
+    SearchWorker *w = calloc(1, sizeof *w);
+    if (!w) return NULL;
+    if (shared_tt) {
+        w->shared.tt = shared_tt;
+    } else {
+        if (!tt_init(&w->tt, (size_t)(hash_mb > 0 ? hash_mb : 1))) {
+            free(w);
+            return NULL;
+        }
+        w->shared.tt = &w->tt;
+        w->owns_tt = true;
+    }
+    w->shared.threads = calloc(1, sizeof *w->shared.threads);
+    w->shared.threads[0] = thread_create(0, &w->shared);
+    w->shared.thread_count = 1;
+    return w;
+}
+
+SearchWorker *search_worker_create(int hash_mb) { return worker_create_with_tt(NULL, hash_mb); }
+
+void search_worker_destroy(SearchWorker *w) {
+    if (!w) return;
+    thread_destroy(w->shared.threads[0]);
+    free(w->shared.threads);
+    if (w->owns_tt) tt_free(&w->tt);
+    free(w);
+}
+
+void search_worker_clear(SearchWorker *w) {
+    tt_clear(w->shared.tt);
+    thread_clear_history(w->shared.threads[0]);
+}
+
+SearchResult search_worker_run(SearchWorker *w, const Position *root, const SearchLimits *limits) {
+    SearchResult res;
+    w->shared.limits = *limits;
+    w->shared.limits.infinite = false;
+    w->shared.limits.ponder = false;
+    w->shared.report = false;
+    atomic_store(&w->shared.stop, false);
+    atomic_store(&w->shared.pondering, false);
+    timeman_init(&w->shared.tm, &w->shared.limits, root->side, root->game_ply, 0);
+    run_search(&w->shared, root, &res);
     return res;
+}
+
+SearchResult search_sync(const Position *root, const SearchLimits *limits) {
+    static SearchWorker *sync_worker;
+    search_init();
+    if (!sync_worker) sync_worker = worker_create_with_tt(&engine_tt, 0);
+    return search_worker_run(sync_worker, root, limits);
 }

@@ -30,7 +30,6 @@ typedef struct {
 
 void search_limits_clear(SearchLimits *limits);
 
-enum { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 
 /* One line of thinking output. */
 typedef struct {
@@ -69,7 +68,17 @@ typedef struct {
     Move best, ponder;
     int score, depth;
     uint64_t nodes;
+    uint64_t eval_full, eval_lazy; /* evaluator calls: full, and NNUE lazy PSQT exits */
 } SearchResult;
 SearchResult search_sync(const Position *root, const SearchLimits *limits);
+
+/* Independent single-threaded searchers with their own TT, for tools that run many
+ * searches in parallel (datagen). Each worker must be used by one thread at a time. */
+typedef struct SearchWorker SearchWorker;
+SearchWorker *search_worker_create(int hash_mb);
+void search_worker_destroy(SearchWorker *worker);
+void search_worker_clear(SearchWorker *worker);   /* TT and histories */
+SearchResult search_worker_run(SearchWorker *worker, const Position *root, const SearchLimits *limits);
+
 
 #endif

@@ -57,6 +57,9 @@ static inline int make_square(int file, int rank) { return rank * 8 + file; }
 /* Rank as seen from colour c (rank 1 = 0 for own back rank). */
 static inline int relative_rank(int c, int sq) { return c == WHITE ? sq >> 3 : 7 - (sq >> 3); }
 
+/* Score bounds, as stored in the TT and reported in thinking lines. */
+enum { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
+
 #define MAX_PLY 128
 #define MAX_MOVES 256
 

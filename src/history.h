@@ -1,0 +1,22 @@
+/* Move-ordering statistics kept per search thread. */
+#ifndef SQUALL_HISTORY_H
+#define SQUALL_HISTORY_H
+
+#include "types.h"
+
+typedef int16_t PieceToHistory[PIECE_NB + 1][SQUARE_NB];
+
+typedef struct {
+    int16_t butterfly[COLOR_NB][SQUARE_NB * SQUARE_NB];          /* quiet moves by from/to */
+    int16_t capture[PIECE_NB][SQUARE_NB][PIECE_TYPE_NB];          /* captures by mover/to/victim */
+    PieceToHistory continuation[PIECE_NB + 1][SQUARE_NB];         /* previous piece/to -> this piece/to */
+    Move countermove[PIECE_NB + 1][SQUARE_NB];                    /* refutation of previous piece/to */
+} History;
+
+/* Gravity update: entries saturate smoothly at +-max instead of overflowing. */
+static inline void history_update(int16_t *entry, int bonus, int max) {
+    int v = *entry + bonus - *entry * (bonus < 0 ? -bonus : bonus) / max;
+    *entry = (int16_t)v;
+}
+
+#endif

@@ -1,0 +1,13 @@
+/* Static exchange evaluation. */
+#ifndef SQUALL_SEE_H
+#define SQUALL_SEE_H
+
+#include "board.h"
+
+extern const int see_piece_value[PIECE_TYPE_NB];
+
+/* True when the exchange sequence started by m wins at least threshold centipawns
+ * for the side making it. */
+bool see_at_least(const Position *pos, Move m, int threshold);
+
+#endif
