@@ -35,7 +35,7 @@ extern bool test_full;               /* --full: run slow variants (perft to list
 #define CHECK_MSG(cond, ...)                                                     \
     do {                                                                         \
         if (!(cond)) {                                                           \
-            char detail_[512];                                                   \
+            char detail_[2048];                                                   \
             snprintf(detail_, sizeof detail_, __VA_ARGS__);                      \
             test_fail(__FILE__, __LINE__, #cond, detail_);                       \
         }                                                                        \

@@ -47,7 +47,7 @@ TEST(perft, epd_suite) {
     FILE *f = fopen("tests/data/perft.epd", "r");
     CHECK_MSG(f != NULL, "cannot open tests/data/perft.epd (run from the repository root)");
     if (!f) return;
-    char line[1024];
+    char line[512];
     int positions = 0, depths_checked = 0;
     while (fgets(line, sizeof line, f)) {
         char *semi = strchr(line, ';');
@@ -115,7 +115,7 @@ TEST(fen, roundtrip_epd_positions) {
     FILE *f = fopen("tests/data/perft.epd", "r");
     CHECK(f != NULL);
     if (!f) return;
-    char line[1024];
+    char line[512];
     while (fgets(line, sizeof line, f)) {
         char *semi = strchr(line, ';');
         if (!semi) continue;
@@ -210,7 +210,7 @@ static uint64_t rng(void) {
 static int load_epd_fens(char fens[][128], int max) {
     FILE *f = fopen("tests/data/perft.epd", "r");
     if (!f) return 0;
-    char line[1024];
+    char line[512];
     int n = 0;
     while (n < max && fgets(line, sizeof line, f)) {
         char *semi = strchr(line, ';');
@@ -238,9 +238,9 @@ TEST(san, roundtrip_every_legal_move) {
                 char san[16], uci[8];
                 move_to_san(pos, list.moves[k], san);
                 Move back = move_from_san(pos, san);
-                CHECK_MSG(back == list.moves[k], "%s: SAN %s did not round-trip", fens[i], san);
+                CHECK_MSG(back == list.moves[k], "%.120s: SAN %s did not round-trip", fens[i], san);
                 move_to_uci(list.moves[k], uci);
-                CHECK_MSG(move_from_uci(pos, uci) == list.moves[k], "%s: UCI %s did not round-trip", fens[i], uci);
+                CHECK_MSG(move_from_uci(pos, uci) == list.moves[k], "%.120s: UCI %s did not round-trip", fens[i], uci);
                 moves_checked++;
             }
             if (!list.count) break;
