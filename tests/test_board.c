@@ -216,7 +216,7 @@ static int load_epd_fens(char fens[][128], int max) {
         char *semi = strchr(line, ';');
         if (!semi) continue;
         *semi = 0;
-        snprintf(fens[n++], 128, "%s", line);
+        snprintf(fens[n++], 128, "%.127s", line);
     }
     fclose(f);
     return n;
