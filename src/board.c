@@ -514,15 +514,31 @@ bool pos_is_pseudo_legal(const Position *pos, Move m) {
     return (snipers & ~square_bb(to)) == 0;
 }
 
-bool pos_gives_check(const Position *pos, Move m) {
+/* Trial make/unmake for the rare special moves, without disturbing the evaluator. */
+static bool gives_check_by_making(const Position *pos, Move m) {
     Position *p = (Position *)pos;
     struct Accumulator *acc = p->accumulator;
-    p->accumulator = NULL; /* a trial move must not disturb the evaluator */
+    p->accumulator = NULL;
     pos_make_move(p, m);
     bool check = pos_in_check(p);
     pos_unmake_move(p);
     p->accumulator = acc;
     return check;
+}
+
+bool pos_gives_check(const Position *pos, Move m) {
+    if (move_kind(m) != MOVE_NORMAL) return gives_check_by_making(pos, m);
+    int us = pos->side, them = !us;
+    int from = move_from(m), to = move_to(m), ksq = pos->king_square[them];
+    int type = piece_type(pos->board[from]);
+    Bitboard occ = (pos->occupied ^ square_bb(from)) | square_bb(to);
+    /* direct check by the moved piece */
+    if (type == PAWN ? (pawn_attacks(us, to) & square_bb(ksq)) != 0 : (piece_attacks(type, to, occ) & square_bb(ksq)) != 0)
+        return true;
+    /* discovered check: a slider of ours behind the square we left */
+    Bitboard sliders = ((pos_pieces(pos, us, BISHOP) | pos_pieces(pos, us, QUEEN)) & bishop_attacks(ksq, occ))
+                     | ((pos_pieces(pos, us, ROOK) | pos_pieces(pos, us, QUEEN)) & rook_attacks(ksq, occ));
+    return (sliders & ~square_bb(to)) != 0;
 }
 
 bool pos_is_draw_by_rule(const Position *pos, int search_ply) {
