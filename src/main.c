@@ -1,31 +1,210 @@
-/* Entry point: subcommands, batch flags, or the interactive/protocol loop. */
+/* Entry point: global flags, subcommands (bench, perft, and the ones other parts of the
+ * engine add), batch mode, or the interactive/protocol loop. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
 #include "board.h"
+#include "commands.h"
+#include "engine_io.h"
+#include "nnue.h"
+#include "options.h"
 #include "perft.h"
+#include "search.h"
+
+typedef int (*SubcommandMain)(int argc, char **argv);
+
+static int bench_main(int argc, char **argv);
+static int perft_main(int argc, char **argv);
+
+/* Subcommands: argv[0] is the subcommand name. Others plug in here, e.g.
+ *   {"datagen", datagen_main, "datagen ...   self-play training data"},
+ *   {"train", train_main, "train ...       train a net"}, */
+static const struct {
+    const char *name;
+    SubcommandMain run;
+    const char *usage;
+} subcommands[] = {
+    {"bench", bench_main, "bench [DEPTH]            fixed-depth benchmark: Nodes searched, Nodes/second"},
+    {"perft", perft_main, "perft N [FEN]            move-path count per root move and in total"},
+    {"net-init", net_init_main, "net-init --seed S --out FILE [--psqt-classical]   write a fresh net"},
+    {"nnue-speed", nnue_speed_main, "nnue-speed [--iterations N]   NNUE kernel timings"},
+};
+
+#define SUBCOMMAND_COUNT ((int)(sizeof subcommands / sizeof subcommands[0]))
+
+static void print_usage(FILE *out) {
+    fprintf(out,
+            "usage: squall [FLAGS] [SUBCOMMAND ARGS...]\n"
+            "  With no subcommand Squall reads commands from stdin: 'uci' or 'xboard' selects a\n"
+            "  protocol, anything else is the plain prompt (type 'help').\n"
+            "flags:\n"
+            "  --batch                  run commands (from --command, else stdin) then exit\n"
+            "  --command \"C1; C2; ...\"  ';'-separated commands for batch mode (implies --batch)\n"
+            "  --hash MB                transposition table size (1..65536)\n"
+            "  --cpus N                 search threads (1..256)\n"
+            "  --logfile FILE|-         log all input and output lines ('-' = stderr)\n"
+            "  --evalfile FILE          load this net instead of the embedded one\n"
+            "  --help                   this text\n"
+            "subcommands:\n");
+    for (int i = 0; i < SUBCOMMAND_COUNT; i++) fprintf(out, "  %s\n", subcommands[i].usage);
+}
+
+static int bench_main(int argc, char **argv) {
+    long depth = BENCH_DEFAULT_DEPTH;
+    if (argc > 2 || (argc == 2 && !parse_long(argv[1], 1, 64, &depth))) {
+        fprintf(stderr, "squall: usage: squall bench [DEPTH 1..64]\n");
+        return 2;
+    }
+    FILE *out = io_stream();
+    bench_run((int)depth, out, 1);
+    fflush(out);
+    return 0;
+}
+
+static int perft_main(int argc, char **argv) {
+    long depth;
+    if (argc < 2 || !parse_long(argv[1], 1, 20, &depth)) {
+        fprintf(stderr, "squall: usage: squall perft DEPTH(1..20) [FEN]\n");
+        return 2;
+    }
+    static Position pos;
+    pos.accumulator = NULL;
+    pos_set_startpos(&pos);
+    if (argc > 2) {
+        char fen[512], err[256];
+        join_words(argv, 2, argc, fen, sizeof fen);
+        if (!pos_set_fen(&pos, fen, err, sizeof err)) {
+            fprintf(stderr, "squall: bad FEN: %s\n", err);
+            return 2;
+        }
+    }
+    FILE *out = io_stream();
+    perft_divide(&pos, (int)depth, out);
+    fflush(out);
+    return 0;
+}
+
+/* Reads all of stdin for "--batch" without "--command"; lines become commands. */
+static char *read_all_stdin(void) {
+    size_t len = 0, cap = 4096;
+    char *buf = malloc(cap);
+    if (!buf) return NULL;
+    size_t n;
+    while ((n = fread(buf + len, 1, cap - len - 1, stdin)) > 0) {
+        len += n;
+        if (cap - len < 2) {
+            char *grown = realloc(buf, cap * 2);
+            if (!grown) break;
+            buf = grown, cap *= 2;
+        }
+    }
+    buf[len] = '\0';
+    for (size_t i = 0; i < len; i++)
+        if (buf[i] == '\n') buf[i] = ';';
+    return buf;
+}
 
 int main(int argc, char **argv) {
     board_init();
-    if (argc >= 3 && strcmp(argv[1], "perft") == 0) {
-        Position pos;
-        pos.accumulator = NULL;
-        pos_set_startpos(&pos);
-        char err[128];
-        if (argc >= 4) {
-            char fen[256] = "";
-            for (int i = 3; i < argc; i++) {
-                strncat(fen, argv[i], sizeof fen - strlen(fen) - 2);
-                strcat(fen, " ");
+    io_init();
+    nnue_init(); /* the embedded net, when the build has one */
+
+    bool batch = false;
+    char *commands = NULL;
+    const char *hash = NULL, *cpus = NULL, *evalfile = NULL;
+    int arg = 1;
+    for (; arg < argc && argv[arg][0] == '-'; arg++) {
+        char *flag = argv[arg];
+        char *value = strchr(flag, '=');
+        if (value && !strncmp(flag, "--", 2)) *value++ = '\0'; /* --hash=64 */
+        bool takes_value = !strcmp(flag, "--command") || !strcmp(flag, "--hash") || !strcmp(flag, "--cpus") ||
+                           !strcmp(flag, "--logfile") || !strcmp(flag, "--evalfile");
+        if (takes_value && !value) {
+            if (arg + 1 >= argc) {
+                fprintf(stderr, "squall: %s needs a value (see --help)\n", flag);
+                return 2;
             }
-            if (!pos_set_fen(&pos, fen, err, sizeof err)) {
-                printf("error: %s\n", err);
-                return 1;
-            }
+            value = argv[++arg];
+        } else if (!takes_value && value) {
+            fprintf(stderr, "squall: %s takes no value\n", flag);
+            return 2;
         }
-        perft_divide(&pos, atoi(argv[2]), stdout);
-        return 0;
+        if (!strcmp(flag, "--help") || !strcmp(flag, "-h")) {
+            print_usage(stdout);
+            return 0;
+        } else if (!strcmp(flag, "--batch")) {
+            batch = true;
+        } else if (!strcmp(flag, "--command")) {
+            size_t old = commands ? strlen(commands) : 0;
+            char *grown = realloc(commands, old + strlen(value) + 2);
+            if (!grown) return 1;
+            commands = grown;
+            if (old) strcat(commands, ";"); /* several --command flags run in order */
+            else commands[0] = '\0';
+            strcat(commands, value);
+            batch = true;
+        } else if (!strcmp(flag, "--hash")) {
+            hash = value;
+        } else if (!strcmp(flag, "--cpus")) {
+            cpus = value;
+        } else if (!strcmp(flag, "--evalfile")) {
+            evalfile = value;
+        } else if (!strcmp(flag, "--logfile")) {
+            char err[256];
+            if (!io_open_log(value, err, sizeof err)) {
+                fprintf(stderr, "squall: %s\n", err);
+                return 2;
+            }
+        } else {
+            fprintf(stderr, "squall: unknown flag '%s' (see --help)\n", flag);
+            return 2;
+        }
     }
-    return 0;
+
+    const char *sub = arg < argc ? argv[arg] : NULL;
+    int sub_index = -1;
+    if (sub) {
+        for (int i = 0; i < SUBCOMMAND_COUNT; i++)
+            if (!strcmp(sub, subcommands[i].name)) sub_index = i;
+        if (sub_index < 0) {
+            fprintf(stderr, "squall: unknown subcommand '%s' (see --help)\n", sub);
+            return 2;
+        }
+        if (batch) {
+            fprintf(stderr, "squall: --batch/--command cannot be combined with a subcommand\n");
+            return 2;
+        }
+    }
+
+    search_init();
+    char err[256];
+    if (hash && !options_set("Hash", hash, err, sizeof err)) {
+        fprintf(stderr, "squall: --hash: %s\n", err);
+        return 2;
+    }
+    if (cpus && !options_set("Threads", cpus, err, sizeof err)) {
+        fprintf(stderr, "squall: --cpus: %s\n", err);
+        return 2;
+    }
+    if (evalfile && !options_set("EvalFile", evalfile, err, sizeof err)) {
+        fprintf(stderr, "squall: --evalfile: %s\n", err);
+        return 2;
+    }
+    session_init();
+
+    int rc;
+    if (sub_index >= 0) {
+        rc = subcommands[sub_index].run(argc - arg, argv + arg);
+    } else if (batch) {
+        if (!commands) commands = read_all_stdin();
+        rc = commands ? commands_batch(commands) : 1;
+    } else {
+        rc = commands_loop();
+    }
+    free(commands);
+    game_free(&session.game);
+    io_close_log();
+    return rc;
 }

@@ -1,5 +1,16 @@
-/* Default engine settings; the protocols change them through their option commands. */
+/* Engine settings and the option table both protocols expose. Values are validated
+ * here once, so UCI setoption, xboard option and the command-line flags agree. */
 #include "options.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "nnue.h"
+#include "search.h"
 
 EngineOptions engine_options = {
     .hash_mb = 16,
@@ -12,3 +23,208 @@ EngineOptions engine_options = {
     .lazy_margin = 300,
     .show_wdl = false,
 };
+
+#define EMBEDDED_NET "<embedded>"
+static char eval_file[512] = EMBEDDED_NET;
+
+/* Loads a net at run time; a refused file leaves the current net in place. "<embedded>"
+ * goes back to the net built into the binary. */
+static bool load_eval_file(const char *path, char *err, size_t err_size) {
+    if (!strcmp(path, EMBEDDED_NET)) {
+        if (strcmp(eval_file, EMBEDDED_NET)) { /* a file net is active: reinstall the built-in one */
+            nnue_unload();
+            nnue_init();
+        }
+        return true;
+    }
+    return nnue_load_file(path, err, err_size);
+}
+
+enum { OPT_HASH, OPT_THREADS, OPT_MULTIPV, OPT_PONDER, OPT_EVALFILE, OPT_OVERHEAD, OPT_EVALMODE,
+       OPT_LAZYEVAL, OPT_LAZYMARGIN, OPT_WDL, OPT_CLEARHASH, OPT_COUNT };
+
+static const OptionInfo option_table[OPT_COUNT] = {
+    [OPT_HASH] = {"Hash", OPTION_SPIN, 1, 65536, NULL, false, true},
+    [OPT_THREADS] = {"Threads", OPTION_SPIN, 1, 256, NULL, false, true},
+    [OPT_MULTIPV] = {"MultiPV", OPTION_SPIN, 1, 64, NULL, true, false},
+    [OPT_PONDER] = {"Ponder", OPTION_CHECK, 0, 1, NULL, false, false},
+    [OPT_EVALFILE] = {"EvalFile", OPTION_STRING, 0, 0, NULL, true, true},
+    [OPT_OVERHEAD] = {"Move Overhead", OPTION_SPIN, 0, 5000, NULL, true, false},
+    [OPT_EVALMODE] = {"EvalMode", OPTION_COMBO, 0, 0, "nnue classical", true, true},
+    [OPT_LAZYEVAL] = {"LazyEval", OPTION_CHECK, 0, 1, NULL, true, false},
+    [OPT_LAZYMARGIN] = {"LazyMargin", OPTION_SPIN, 0, 10000, NULL, true, false},
+    [OPT_WDL] = {"UCI_ShowWDL", OPTION_CHECK, 0, 1, NULL, false, false},
+    [OPT_CLEARHASH] = {"Clear Hash", OPTION_BUTTON, 0, 0, NULL, true, true},
+};
+
+int options_count(void) { return OPT_COUNT; }
+
+const OptionInfo *options_info(int index) {
+    return index >= 0 && index < OPT_COUNT ? &option_table[index] : NULL;
+}
+
+const OptionInfo *options_find(const char *name) {
+    for (int i = 0; i < OPT_COUNT; i++)
+        if (!strcasecmp(option_table[i].name, name)) return &option_table[i];
+    return NULL;
+}
+
+static int spin_value(int id) {
+    switch (id) {
+    case OPT_HASH: return engine_options.hash_mb;
+    case OPT_THREADS: return engine_options.threads;
+    case OPT_MULTIPV: return engine_options.multipv;
+    case OPT_OVERHEAD: return engine_options.move_overhead_ms;
+    case OPT_LAZYMARGIN: return engine_options.lazy_margin;
+    case OPT_PONDER: return engine_options.ponder;
+    case OPT_LAZYEVAL: return engine_options.lazy_eval;
+    case OPT_WDL: return engine_options.show_wdl;
+    default: return 0;
+    }
+}
+
+void options_value_text(const OptionInfo *opt, char *out, size_t out_size) {
+    int id = (int)(opt - option_table);
+    switch (opt->kind) {
+    case OPTION_SPIN: snprintf(out, out_size, "%d", spin_value(id)); break;
+    case OPTION_CHECK: snprintf(out, out_size, "%s", spin_value(id) ? "true" : "false"); break;
+    case OPTION_COMBO:
+        snprintf(out, out_size, "%s", engine_options.eval_mode == EVAL_MODE_NNUE ? "nnue" : "classical");
+        break;
+    case OPTION_STRING: snprintf(out, out_size, "%s", eval_file); break;
+    default: snprintf(out, out_size, "%s", ""); break;
+    }
+}
+
+/* Whole-string integer in [min, max]. */
+static bool parse_int(const char *text, int min, int max, int *out) {
+    if (!text || !*text) return false;
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || *end || end == text || v < min || v > max) return false;
+    *out = (int)v;
+    return true;
+}
+
+static bool parse_bool(const char *text, bool *out) {
+    if (!text) return false;
+    if (!strcasecmp(text, "true") || !strcmp(text, "1") || !strcasecmp(text, "on")) return *out = true, true;
+    if (!strcasecmp(text, "false") || !strcmp(text, "0") || !strcasecmp(text, "off")) return *out = false, true;
+    return false;
+}
+
+bool options_set(const char *name, const char *value, char *err, size_t err_size) {
+    const OptionInfo *opt = options_find(name);
+    if (!opt) {
+        snprintf(err, err_size, "unknown option '%s'", name);
+        return false;
+    }
+    int id = (int)(opt - option_table);
+    if (opt->kind != OPTION_BUTTON && (!value || !*value) && opt->kind != OPTION_STRING) {
+        snprintf(err, err_size, "option '%s' needs a value", opt->name);
+        return false;
+    }
+    int v = 0;
+    bool b = false;
+    switch (opt->kind) {
+    case OPTION_SPIN:
+        if (!parse_int(value, opt->min, opt->max, &v)) {
+            snprintf(err, err_size, "option '%s': '%s' is not an integer in %d..%d", opt->name, value, opt->min, opt->max);
+            return false;
+        }
+        break;
+    case OPTION_CHECK:
+        if (!parse_bool(value, &b)) {
+            snprintf(err, err_size, "option '%s': '%s' is not true or false", opt->name, value);
+            return false;
+        }
+        break;
+    case OPTION_COMBO:
+        if (!strcasecmp(value, "nnue")) v = EVAL_MODE_NNUE;
+        else if (!strcasecmp(value, "classical")) v = EVAL_MODE_CLASSICAL;
+        else {
+            snprintf(err, err_size, "option '%s': '%s' is not one of: %s", opt->name, value, opt->choices);
+            return false;
+        }
+        break;
+    default: break;
+    }
+    switch (id) {
+    case OPT_HASH:
+        engine_options.hash_mb = v;
+        search_set_hash(v);
+        break;
+    case OPT_THREADS:
+        engine_options.threads = v;
+        search_set_threads(v);
+        break;
+    case OPT_MULTIPV: engine_options.multipv = v; break;
+    case OPT_OVERHEAD: engine_options.move_overhead_ms = v; break;
+    case OPT_LAZYMARGIN: engine_options.lazy_margin = v; break;
+    case OPT_PONDER: engine_options.ponder = b; break;
+    case OPT_LAZYEVAL: engine_options.lazy_eval = b; break;
+    case OPT_WDL: engine_options.show_wdl = b; break;
+    case OPT_EVALMODE: engine_options.eval_mode = v; break;
+    case OPT_CLEARHASH: search_clear(); break;
+    case OPT_EVALFILE: {
+        const char *path = value && *value ? value : EMBEDDED_NET;
+        if (strlen(path) >= sizeof eval_file) {
+            snprintf(err, err_size, "EvalFile: path too long");
+            return false;
+        }
+        if (!load_eval_file(path, err, err_size)) return false;
+        snprintf(eval_file, sizeof eval_file, "%s", path);
+        break;
+    }
+    default: break;
+    }
+    return true;
+}
+
+void options_uci_line(const OptionInfo *opt, char *out, size_t out_size) {
+    char value[512];
+    options_value_text(opt, value, sizeof value);
+    switch (opt->kind) {
+    case OPTION_SPIN:
+        snprintf(out, out_size, "option name %s type spin default %s min %d max %d", opt->name, value, opt->min, opt->max);
+        break;
+    case OPTION_CHECK: snprintf(out, out_size, "option name %s type check default %s", opt->name, value); break;
+    case OPTION_STRING: snprintf(out, out_size, "option name %s type string default %s", opt->name, value); break;
+    case OPTION_BUTTON: snprintf(out, out_size, "option name %s type button", opt->name); break;
+    case OPTION_COMBO: {
+        size_t n = (size_t)snprintf(out, out_size, "option name %s type combo default %s", opt->name, value);
+        char choices[128];
+        snprintf(choices, sizeof choices, "%s", opt->choices);
+        for (char *save, *c = strtok_r(choices, " ", &save); c && n < out_size; c = strtok_r(NULL, " ", &save))
+            n += (size_t)snprintf(out + n, out_size - n, " var %s", c);
+        break;
+    }
+    }
+}
+
+void options_xboard_feature(const OptionInfo *opt, char *out, size_t out_size) {
+    char value[512];
+    options_value_text(opt, value, sizeof value);
+    int id = (int)(opt - option_table);
+    switch (opt->kind) {
+    case OPTION_SPIN:
+        snprintf(out, out_size, "feature option=\"%s -spin %s %d %d\"", opt->name, value, opt->min, opt->max);
+        break;
+    case OPTION_CHECK: snprintf(out, out_size, "feature option=\"%s -check %d\"", opt->name, spin_value(id)); break;
+    case OPTION_STRING: snprintf(out, out_size, "feature option=\"%s -file %s\"", opt->name, value); break;
+    case OPTION_BUTTON: snprintf(out, out_size, "feature option=\"%s -button\"", opt->name); break;
+    case OPTION_COMBO: {
+        size_t n = (size_t)snprintf(out, out_size, "feature option=\"%s -combo", opt->name);
+        char choices[128];
+        snprintf(choices, sizeof choices, "%s", opt->choices);
+        bool first = true;
+        for (char *save, *c = strtok_r(choices, " ", &save); c && n < out_size; c = strtok_r(NULL, " ", &save)) {
+            n += (size_t)snprintf(out + n, out_size - n, "%s%s%s", first ? " " : " /// ", strcasecmp(c, value) ? "" : "*", c);
+            first = false;
+        }
+        if (n < out_size) snprintf(out + n, out_size - n, "\"");
+        break;
+    }
+    }
+}

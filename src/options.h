@@ -3,6 +3,7 @@
 #define SQUALL_OPTIONS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 enum { EVAL_MODE_CLASSICAL, EVAL_MODE_NNUE };
 
@@ -19,5 +20,28 @@ typedef struct {
 } EngineOptions;
 
 extern EngineOptions engine_options;
+
+/* The option table behind UCI setoption and xboard's option command. */
+typedef enum { OPTION_SPIN, OPTION_CHECK, OPTION_COMBO, OPTION_STRING, OPTION_BUTTON } OptionKind;
+
+typedef struct {
+    const char *name;
+    OptionKind kind;
+    int min, max;         /* OPTION_SPIN */
+    const char *choices;  /* OPTION_COMBO: space-separated values */
+    bool in_xboard;       /* offered as an xboard option (Hash/Threads/Ponder have native commands) */
+    bool needs_idle;      /* the caller must stop any search before setting it */
+} OptionInfo;
+
+int options_count(void);
+const OptionInfo *options_info(int index);
+const OptionInfo *options_find(const char *name); /* case-insensitive, NULL if unknown */
+/* Current value as text ("" for buttons). */
+void options_value_text(const OptionInfo *opt, char *out, size_t out_size);
+/* Validates and applies value (NULL for buttons). On failure nothing changes and err says why. */
+bool options_set(const char *name, const char *value, char *err, size_t err_size);
+/* Option declaration lines, one per option, without trailing newline. */
+void options_uci_line(const OptionInfo *opt, char *out, size_t out_size);
+void options_xboard_feature(const OptionInfo *opt, char *out, size_t out_size);
 
 #endif

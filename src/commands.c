@@ -1,0 +1,560 @@
+/* Shared engine commands, the terminal prompt, protocol selection, the command loop,
+ * scripts, EPD suites and batch mode. */
+#include "commands.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "engine_io.h"
+#include "evaluate.h"
+#include "movegen.h"
+#include "nnue.h"
+#include "notation.h"
+#include "options.h"
+#include "perft.h"
+#include "uci.h"
+#include "xboard.h"
+
+#define MAX_WORDS 4096
+#define MAX_SCRIPT_DEPTH 8
+#define BATCH_DEFAULT_MOVETIME_MS 5000
+#define EPD_DEFAULT_MOVETIME_MS 1000
+
+Session session;
+
+void session_init(void) {
+    game_init(&session.game);
+    session.depth_limit = 0;
+    session.node_limit = 0;
+    session.movetime_ms = 0;
+    session.script_depth = 0;
+    session.open_ended = false;
+}
+
+/* ---------- small parsing helpers ---------- */
+
+int split_words(char *line, char **words, int max) {
+    int n = 0;
+    char *p = line;
+    while (*p && n < max) {
+        while (*p && isspace((unsigned char)*p)) p++;
+        if (!*p) break;
+        words[n++] = p;
+        while (*p && !isspace((unsigned char)*p)) p++;
+        if (*p) *p++ = '\0';
+    }
+    return n;
+}
+
+bool parse_long(const char *text, long min, long max, long *out) {
+    if (!text || !*text) return false;
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end || v < min || v > max) return false;
+    *out = v;
+    return true;
+}
+
+bool parse_seconds(const char *text, double max, double *out) {
+    if (!text || !*text || *text == '-' || *text == '+') return false;
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno || end == text || *end || !isfinite(v) || v < 0 || v > max) return false;
+    *out = v;
+    return true;
+}
+
+void join_words(char *const *words, int from, int to, char *out, size_t out_size) {
+    size_t n = 0;
+    out[0] = '\0';
+    for (int i = from; i < to && n < out_size; i++)
+        n += (size_t)snprintf(out + n, out_size - n, "%s%s", i > from ? " " : "", words[i]);
+}
+
+/* ---------- search bookkeeping ---------- */
+
+void commands_start_search(const Position *root, const SearchLimits *limits, const SearchOutput *output) {
+    session.open_ended = limits->infinite || limits->ponder;
+    search_start(root, limits, output);
+}
+
+void commands_stop_search(void) {
+    search_stop();
+    search_wait();
+    session.open_ended = false;
+}
+
+void commands_settle(void) {
+    for (;;) {
+        if (search_is_running() && !session.open_ended) search_wait();
+        IoEvent ev;
+        if (!io_poll_search_done(&ev)) break;
+        if (io_protocol == PROTO_XBOARD) xboard_on_search_done(&ev);
+    }
+}
+
+/* ---------- engine commands ---------- */
+
+static void cmd_perft(char **words, int count) {
+    long depth;
+    if (count != 2 || !parse_long(words[1], 1, 20, &depth)) {
+        io_error("usage: %s DEPTH (1..20)", words[0]);
+        return;
+    }
+    commands_stop_search();
+    FILE *out = io_stream();
+    perft_divide(&session.game.pos, (int)depth, out);
+    fflush(out);
+}
+
+static void cmd_board(void) {
+    char text[4096];
+    pos_print(&session.game.pos, text, sizeof text);
+    io_printf("%s", text);
+}
+
+/* eval: the value the search uses; nnue: the net's parts; dump nnuefeatures: active indices. */
+static void cmd_eval(const char *what) {
+    commands_stop_search(); /* the evaluators are single-threaded helpers */
+    FILE *out = io_stream();
+    const Position *pos = &session.game.pos;
+    if (!strcmp(what, "eval")) evaluate_print(pos, out);
+    else if (strcmp(what, "nnue")) nnue_print_features(pos, out); /* needs no net */
+    else if (!nnue_is_loaded()) io_info("nnue: no net loaded");
+    else nnue_trace(pos, out);
+    fflush(out);
+}
+
+static void cmd_bench(char **words, int count) {
+    long depth = BENCH_DEFAULT_DEPTH;
+    if (count > 2 || (count == 2 && !parse_long(words[1], 1, 64, &depth))) {
+        io_error("usage: bench [DEPTH 1..64]");
+        return;
+    }
+    commands_stop_search();
+    FILE *out = io_stream();
+    bench_run((int)depth, out, 1);
+    fflush(out);
+}
+
+static void cmd_setboard(char **words, int count) {
+    char fen[512], err[256];
+    join_words(words, 1, count, fen, sizeof fen);
+    if (count < 2) {
+        io_error("usage: setboard FEN");
+        return;
+    }
+    if (!game_set_fen(&session.game, fen, err, sizeof err)) io_error("bad FEN: %s", err);
+}
+
+static void cmd_limit(char **words, int count) {
+    bool ok = count == 2;
+    if (ok && !strcmp(words[0], "sd")) {
+        long v;
+        if ((ok = parse_long(words[1], 0, MAX_PLY - 1, &v))) session.depth_limit = (int)v;
+    } else if (ok && !strcmp(words[0], "sn")) {
+        long v;
+        if ((ok = parse_long(words[1], 0, 1000000000000000L, &v))) session.node_limit = (uint64_t)v;
+    } else if (ok) {
+        double s;
+        if ((ok = parse_seconds(words[1], 1e7, &s))) session.movetime_ms = (int64_t)(s * 1000.0 + 0.5);
+    }
+    if (!ok) {
+        const char *what = !strcmp(words[0], "sd") ? "DEPTH (0..127, 0 = none)"
+                         : !strcmp(words[0], "sn") ? "NODES (0 = none)" : "SECONDS (0 = none)";
+        io_error("usage: %s %s", words[0], what);
+    }
+}
+
+static void print_help(void) {
+    static const char *common =
+        "Engine commands (every prompt):\n"
+        "  perft N | go perft N | divide N   count leaf nodes (per move, then total)\n"
+        "  d                      show the board, FEN, key and checkers\n"
+        "  eval | nnue            static evaluation / raw net output\n"
+        "  dump nnuefeatures      active NNUE feature indices of both perspectives\n"
+        "  bench [DEPTH]          fixed search benchmark (Nodes searched, Nodes/second)\n"
+        "  setboard FEN           set the position\n"
+        "  sd N | sn N | st SEC   depth / node / time-per-move limits for go (0 = none)\n"
+        "  script FILE            run commands from a file, one per line\n"
+        "  epd FILE [depth D|nodes N|movetime MS]   run an EPD test suite (bm/am)\n"
+        "  help                   this text\n";
+    static const char *terminal =
+        "Terminal commands:\n"
+        "  uci | xboard           switch to that protocol\n"
+        "  position [startpos|fen F] [moves ...]   set up a game (UCI style)\n"
+        "  new                    start position, new game\n"
+        "  MOVE ... | usermove M  play moves (coordinates or SAN)\n"
+        "  undo                   take back one move\n"
+        "  go [UCI go options]    search (uses sd/sn/st when no limit is given); prints bestmove\n"
+        "  stop                   end a running search\n"
+        "  setoption name N [value V]   change an option\n"
+        "  isready                answers readyok\n"
+        "  quit                   leave\n";
+    static const char *uci =
+        "UCI commands: uci isready ucinewgame position go stop ponderhit setoption quit\n";
+    static const char *xboard =
+        "xboard commands: protover new force go playother usermove level st sd nps time otim ? ping draw\n"
+        "  result setboard undo remove hard easy post nopost analyze exit . memory cores option quit\n";
+    io_printf("%s%s", common, io_protocol == PROTO_UCI ? uci : io_protocol == PROTO_XBOARD ? xboard : terminal);
+}
+
+static CommandResult cmd_script(char **words, int count) {
+    if (count < 2) {
+        io_error("usage: script FILE");
+        return CMD_DONE;
+    }
+    char path[1024];
+    join_words(words, 1, count, path, sizeof path);
+    if (session.script_depth >= MAX_SCRIPT_DEPTH) {
+        io_error("script: nested more than %d deep", MAX_SCRIPT_DEPTH);
+        return CMD_DONE;
+    }
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        io_error("script: cannot open '%s': %s", path, strerror(errno));
+        return CMD_DONE;
+    }
+    session.script_depth++;
+    CommandResult result = CMD_DONE;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    while ((len = getline(&line, &cap, f)) >= 0) {
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = '\0';
+        char *p = line;
+        while (isspace((unsigned char)*p)) p++;
+        if (!*p || *p == '#') continue; /* blank lines and comments */
+        io_log_input(p);
+        io_set_command(p);
+        if (commands_dispatch(p) == CMD_QUIT) {
+            result = CMD_QUIT;
+            break;
+        }
+        commands_settle();
+    }
+    free(line);
+    fclose(f);
+    session.script_depth--;
+    return result;
+}
+
+/* ---- EPD test suites ---- */
+
+typedef struct {
+    Move moves[16];
+    int count;
+    char text[128];
+} EpdMoveSet;
+
+/* Parses the operands of a bm/am operation; each must be a legal move (SAN or UCI). */
+static bool epd_moves(const Position *pos, char *operands, EpdMoveSet *set) {
+    char *words[16];
+    snprintf(set->text, sizeof set->text, "%s", operands);
+    int n = split_words(operands, words, 16);
+    for (int i = 0; i < n; i++) {
+        Move m = move_from_text(pos, words[i]);
+        if (m == MOVE_NONE) return false;
+        if (set->count < 16) set->moves[set->count++] = m;
+    }
+    return n > 0;
+}
+
+static bool epd_contains(const EpdMoveSet *set, Move m) {
+    for (int i = 0; i < set->count; i++)
+        if (set->moves[i] == m) return true;
+    return false;
+}
+
+static void cmd_epd(char **words, int count) {
+    if (count < 2 || count % 2 != 0) {
+        io_error("usage: epd FILE [depth D | nodes N | movetime MS]");
+        return;
+    }
+    SearchLimits limits;
+    search_limits_clear(&limits);
+    bool limited = false;
+    for (int i = 2; i + 1 < count; i += 2) {
+        long v;
+        if (!strcmp(words[i], "depth") && parse_long(words[i + 1], 1, MAX_PLY - 1, &v)) limits.depth = (int)v;
+        else if (!strcmp(words[i], "nodes") && parse_long(words[i + 1], 1, 1000000000000000L, &v)) limits.nodes = (uint64_t)v;
+        else if (!strcmp(words[i], "movetime") && parse_long(words[i + 1], 1, 100000000L, &v)) limits.movetime = v;
+        else {
+            io_error("epd: bad limit '%s %s' (depth D | nodes N | movetime MS)", words[i], words[i + 1]);
+            return;
+        }
+        limited = true;
+    }
+    if (!limited) { /* fall back on sd/sn/st, then on a fixed time */
+        limits.depth = session.depth_limit;
+        limits.nodes = session.node_limit;
+        limits.movetime = session.movetime_ms;
+        if (!limits.depth && !limits.nodes && !limits.movetime) limits.movetime = EPD_DEFAULT_MOVETIME_MS;
+    }
+    FILE *f = fopen(words[1], "r");
+    if (!f) {
+        io_error("epd: cannot open '%s': %s", words[1], strerror(errno));
+        return;
+    }
+    commands_stop_search();
+    static Position pos;
+    char *line = NULL;
+    size_t cap = 0;
+    int line_no = 0, total = 0, solved = 0;
+    while (getline(&line, &cap, f) >= 0) {
+        line_no++;
+        char *fields[4], *p = line;
+        int nf = 0;
+        while (nf < 4) { /* the first four fields are the position */
+            while (isspace((unsigned char)*p)) p++;
+            if (!*p) break;
+            fields[nf++] = p;
+            while (*p && !isspace((unsigned char)*p)) p++;
+            if (*p) *p++ = '\0';
+        }
+        if (nf == 0 || fields[0][0] == '#') continue;
+        char fen[256], err[256];
+        if (nf < 4) {
+            io_error("epd line %d: fewer than four position fields", line_no);
+            continue;
+        }
+        snprintf(fen, sizeof fen, "%s %s %s %s 0 1", fields[0], fields[1], fields[2], fields[3]);
+        pos.accumulator = NULL;
+        if (!pos_set_fen(&pos, fen, err, sizeof err)) {
+            io_error("epd line %d: bad position: %s", line_no, err);
+            continue;
+        }
+        EpdMoveSet bm = {.count = 0}, am = {.count = 0};
+        char id[64] = "";
+        bool bad = false;
+        for (char *save, *op = strtok_r(p, ";", &save); op; op = strtok_r(NULL, ";", &save)) {
+            while (isspace((unsigned char)*op)) op++;
+            char *rest = op;
+            while (*rest && !isspace((unsigned char)*rest)) rest++;
+            if (*rest) *rest++ = '\0';
+            if (!strcmp(op, "bm")) bad |= !epd_moves(&pos, rest, &bm);
+            else if (!strcmp(op, "am")) bad |= !epd_moves(&pos, rest, &am);
+            else if (!strcmp(op, "id")) {
+                while (isspace((unsigned char)*rest) || *rest == '"') rest++;
+                snprintf(id, sizeof id, "%s", rest);
+                char *q = strchr(id, '"');
+                if (q) *q = '\0';
+            }
+        }
+        if (bad || (!bm.count && !am.count)) {
+            io_error("epd line %d: %s", line_no, bad ? "bm/am move not legal here" : "no bm or am operation");
+            continue;
+        }
+        SearchResult r = search_sync(&pos, &limits);
+        bool ok = (!bm.count || epd_contains(&bm, r.best)) && !epd_contains(&am, r.best);
+        char found[16] = "none";
+        if (r.best != MOVE_NONE) move_to_san(&pos, r.best, found);
+        total++, solved += ok;
+        io_printf("%4d %-16s %-10s found %-8s %s %s\n", total, id[0] ? id : "-", ok ? "solved" : "not solved", found,
+                  bm.count ? "bm" : "am", bm.count ? bm.text : am.text);
+    }
+    free(line);
+    fclose(f);
+    io_printf("solved %d of %d\n", solved, total);
+}
+
+CommandResult commands_shared(char *line) {
+    char *words[MAX_WORDS];
+    int count = split_words(line, words, MAX_WORDS);
+    if (count == 0) return CMD_DONE;
+    const char *cmd = words[0];
+    if (!strcmp(cmd, "perft") || !strcmp(cmd, "divide")) cmd_perft(words, count);
+    else if (!strcmp(cmd, "d")) cmd_board();
+    else if (!strcmp(cmd, "eval") || !strcmp(cmd, "nnue")) cmd_eval(cmd);
+    else if (!strcmp(cmd, "dump")) {
+        if (count == 2 && !strcmp(words[1], "nnuefeatures")) cmd_eval(words[1]);
+        else io_error("usage: dump nnuefeatures");
+    } else if (!strcmp(cmd, "bench")) cmd_bench(words, count);
+    else if (!strcmp(cmd, "help")) print_help();
+    else if (!strcmp(cmd, "setboard")) cmd_setboard(words, count);
+    else if (!strcmp(cmd, "sd") || !strcmp(cmd, "sn") || !strcmp(cmd, "st")) cmd_limit(words, count);
+    else if (!strcmp(cmd, "script")) return cmd_script(words, count);
+    else if (!strcmp(cmd, "epd")) cmd_epd(words, count);
+    else return CMD_UNKNOWN;
+    return CMD_DONE;
+}
+
+/* ---------- the plain terminal prompt ---------- */
+
+/* Plays one or more moves (coordinates or SAN); all or nothing. */
+static bool play_moves(char **words, int count) {
+    static Position scratch;
+    memcpy(&scratch, &session.game.pos, sizeof scratch);
+    scratch.accumulator = NULL;
+    Move moves[64];
+    if (count > 64) return false;
+    for (int i = 0; i < count; i++) {
+        moves[i] = move_from_text(&scratch, words[i]);
+        if (moves[i] == MOVE_NONE) {
+            io_error("illegal move '%s'", words[i]);
+            return true;
+        }
+        pos_make_move(&scratch, moves[i]);
+    }
+    commands_stop_search();
+    for (int i = 0; i < count; i++) game_push(&session.game, moves[i]);
+    return true;
+}
+
+/* A word that reads like a move in either notation, so "illegal move" is the right complaint. */
+bool commands_looks_like_move(const char *w) {
+    size_t n = strlen(w);
+    if (n >= 4 && n <= 5 && w[0] >= 'a' && w[0] <= 'h' && w[1] >= '1' && w[1] <= '8' && w[2] >= 'a' && w[2] <= 'h' &&
+        w[3] >= '1' && w[3] <= '8')
+        return true;
+    if (!strncmp(w, "O-O", 3) || !strncmp(w, "0-0", 3)) return true;
+    if (n >= 2 && n <= 8 && strchr("KQRBNabcdefgh", w[0]) && strpbrk(w, "12345678")) return true;
+    return false;
+}
+
+static void terminal_go(char **words, int count) {
+    SearchLimits limits;
+    int perft_depth = 0;
+    bool has_limit = false;
+    if (!uci_parse_go(words + 1, count - 1, &session.game.pos, &limits, &perft_depth, &has_limit)) return;
+    if (perft_depth > 0) {
+        commands_stop_search();
+        FILE *out = io_stream();
+        perft_divide(&session.game.pos, perft_depth, out);
+        fflush(out);
+        return;
+    }
+    if (!has_limit) {
+        limits.depth = session.depth_limit;
+        limits.nodes = session.node_limit;
+        limits.movetime = session.movetime_ms;
+        if (!limits.depth && !limits.nodes && !limits.movetime) {
+            /* nobody can type stop into a script: give it a fixed time instead of forever */
+            if (session.script_depth > 0) limits.movetime = BATCH_DEFAULT_MOVETIME_MS;
+            else limits.infinite = true;
+        }
+    }
+    SearchOutput out = uci_search_output();
+    commands_start_search(&session.game.pos, &limits, &out);
+}
+
+static CommandResult terminal_command(char *line) {
+    char *copy = strdup(line); /* the shared commands and setoption want the unsplit line */
+    if (!copy) return CMD_DONE;
+    char *words[MAX_WORDS];
+    int count = split_words(line, words, MAX_WORDS);
+    CommandResult result = CMD_DONE;
+    const char *cmd = count ? words[0] : "";
+    if (count == 0) {
+    } else if (!strcmp(cmd, "quit") || !strcmp(cmd, "exit")) {
+        result = CMD_QUIT;
+    } else if (!strcmp(cmd, "position")) {
+        commands_stop_search();
+        uci_position(words + 1, count - 1);
+    } else if (!strcmp(cmd, "new") || !strcmp(cmd, "ucinewgame")) {
+        commands_stop_search();
+        search_clear();
+        game_set_fen(&session.game, START_FEN, NULL, 0);
+    } else if (!strcmp(cmd, "go")) {
+        terminal_go(words, count);
+    } else if (!strcmp(cmd, "stop") || !strcmp(cmd, "?")) {
+        search_stop();
+    } else if (!strcmp(cmd, "isready")) {
+        io_printf("readyok\n");
+    } else if (!strcmp(cmd, "setoption")) {
+        uci_setoption(words + 1, count - 1);
+    } else if (!strcmp(cmd, "undo")) {
+        commands_stop_search();
+        if (!game_pop(&session.game)) io_error("undo: no move to take back");
+    } else if (!strcmp(cmd, "usermove") || !strcmp(cmd, "move")) {
+        if (count < 2) io_error("usage: %s MOVE ...", cmd);
+        else play_moves(words + 1, count - 1);
+    } else {
+        result = commands_shared(copy);
+        if (result == CMD_UNKNOWN) {
+            result = CMD_DONE;
+            if (commands_looks_like_move(cmd)) play_moves(words, count);
+            else io_error("unknown command '%s' (try help)", cmd);
+        }
+    }
+    free(copy);
+    return result;
+}
+
+/* ---------- protocol selection and the loops ---------- */
+
+CommandResult commands_dispatch(char *line) {
+    const char *p = line;
+    while (isspace((unsigned char)*p)) p++;
+    if (io_protocol == PROTO_TERMINAL) {
+        size_t n = strcspn(p, " \t");
+        if (n == 3 && !strncmp(p, "uci", 3)) io_protocol = PROTO_UCI;
+        else if ((n == 6 && !strncmp(p, "xboard", 6)) || (n == 8 && !strncmp(p, "protover", 8))) io_protocol = PROTO_XBOARD;
+    }
+    switch (io_protocol) {
+    case PROTO_UCI: return uci_command(line);
+    case PROTO_XBOARD: return xboard_command(line);
+    default: return terminal_command(line);
+    }
+}
+
+int commands_loop(void) {
+    char *line = NULL;
+    size_t cap = 0;
+    for (;;) {
+        IoEvent ev;
+        io_next_event(&ev);
+        if (ev.kind == IO_EVENT_SEARCH_DONE) {
+            if (io_protocol == PROTO_XBOARD) xboard_on_search_done(&ev);
+            continue;
+        }
+        if (ev.kind == IO_EVENT_EOF) {
+            /* Piped input ("go depth 12" then EOF) still gets its answer; an open-ended search is stopped. */
+            if (session.open_ended) search_stop();
+            commands_settle();
+            break;
+        }
+        size_t len = strlen(ev.line);
+        if (len + 1 > cap) {
+            char *grown = realloc(line, len + 1);
+            if (!grown) continue;
+            line = grown, cap = len + 1;
+        }
+        memcpy(line, ev.line, len + 1);
+        io_set_command(line);
+        if (commands_dispatch(line) == CMD_QUIT) break;
+    }
+    free(line);
+    if (io_protocol == PROTO_XBOARD) xboard_cancel();
+    commands_stop_search();
+    return 0;
+}
+
+int commands_batch(const char *command_list) {
+    char *copy = strdup(command_list);
+    if (!copy) return 1;
+    session.script_depth++;
+    for (char *save, *cmd = strtok_r(copy, ";", &save); cmd; cmd = strtok_r(NULL, ";", &save)) {
+        while (isspace((unsigned char)*cmd)) cmd++;
+        size_t n = strlen(cmd);
+        while (n > 0 && isspace((unsigned char)cmd[n - 1])) cmd[--n] = '\0';
+        if (!*cmd) continue;
+        io_log_input(cmd);
+        io_set_command(cmd);
+        CommandResult r = commands_dispatch(cmd);
+        commands_settle();
+        if (r == CMD_QUIT) break;
+    }
+    session.script_depth--;
+    free(copy);
+    if (io_protocol == PROTO_XBOARD) xboard_cancel();
+    commands_stop_search();
+    return io_error_count() ? 1 : 0;
+}

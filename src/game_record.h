@@ -1,0 +1,43 @@
+/* The game as the protocols see it: a root FEN plus the moves played since, with the
+ * current position derived from them (so undo and very long games need no board copies). */
+#ifndef SQUALL_GAME_RECORD_H
+#define SQUALL_GAME_RECORD_H
+
+#include <stddef.h>
+
+#include "board.h"
+
+typedef struct {
+    char root_fen[128];
+    Move *moves;
+    int move_count, move_cap;
+    Position pos; /* root + moves, history trimmed to what repetition detection needs */
+} GameRecord;
+
+/* How a game stands by the rules of chess (no clocks, no agreements). */
+typedef enum {
+    GAME_ONGOING,
+    GAME_WHITE_MATES,
+    GAME_BLACK_MATES,
+    GAME_STALEMATE,
+    GAME_FIFTY_MOVES,
+    GAME_REPETITION,
+    GAME_INSUFFICIENT,
+} GameStatus;
+
+void game_init(GameRecord *game);   /* start position, no moves */
+void game_free(GameRecord *game);
+/* Replaces the game by fen with moves (UCI or SAN text) played from it. All or nothing:
+ * on failure the game is unchanged and err says which part was wrong. */
+bool game_set(GameRecord *game, const char *fen, char *const *moves, int move_count, char *err, size_t err_size);
+bool game_set_fen(GameRecord *game, const char *fen, char *err, size_t err_size);
+/* Plays a move that is legal in game->pos. */
+void game_push(GameRecord *game, Move m);
+/* Takes back the last move; false when there is none. */
+bool game_pop(GameRecord *game);
+GameStatus game_status(const GameRecord *game);
+/* PGN result ("1-0", "0-1", "1/2-1/2") and a reason for a finished game. */
+const char *game_status_result(GameStatus status);
+const char *game_status_reason(GameStatus status);
+
+#endif

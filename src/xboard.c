@@ -1,0 +1,464 @@
+/* xboard / CECP v2. The main thread keeps the game and the clocks; a finished search
+ * comes back as an event (io_post_search_done), so playing the move, claiming a result
+ * and starting to ponder all happen on the main thread, never inside a search callback.
+ * Every search carries an id; cancelling bumps the id so a late result is ignored. */
+#include "xboard.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine_io.h"
+#include "movegen.h"
+#include "notation.h"
+#include "options.h"
+
+#define NO_COLOR COLOR_NB
+#define XB_MATE_BASE 100000 /* xboard: 100000 + N = mate in N moves, -100000 - N = mated in N */
+#define DEFAULT_MOVES_TO_GO 30
+
+typedef enum { XB_IDLE, XB_THINKING, XB_PONDERING, XB_ANALYZING } XbSearch;
+
+static struct {
+    XbSearch search;
+    bool analyze_mode;
+    bool force;
+    int engine_color;       /* WHITE, BLACK or NO_COLOR */
+    bool game_over;         /* a result was claimed or received: do not move */
+    bool ponder;            /* hard */
+    int mps;                /* moves per time control period, 0 = whole game */
+    int64_t base_ms, inc_ms;
+    int64_t my_time_ms, opp_time_ms; /* from time/otim; -1 until received */
+    long nps;               /* 0 = wall clock */
+    unsigned search_id;
+    Move ponder_move;       /* the reply being pondered on */
+    Move hint;
+    struct timespec search_started;
+} xb = {
+    .engine_color = BLACK, .mps = 40, .base_ms = 300000, .my_time_ms = -1, .opp_time_ms = -1,
+};
+
+/* Shared with the search thread's report callback. */
+static atomic_bool post_thinking = true;
+static atomic_bool analysing;
+static atomic_int last_score;        /* side to move of the searched root, cp */
+static atomic_bool last_score_ours;  /* that root had the engine to move */
+static atomic_ullong last_nodes;
+static atomic_int last_depth;
+static Position report_root;         /* root of the running search, for SAN PVs */
+
+static int64_t elapsed_ms_since(const struct timespec *t0) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (int64_t)(now.tv_sec - t0->tv_sec) * 1000 + (now.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* ---------- search callbacks (search thread) ---------- */
+
+static void xb_report(const SearchReport *r, void *ctx) {
+    (void)ctx;
+    atomic_store(&last_score, r->score);
+    atomic_store(&last_nodes, (unsigned long long)r->nodes);
+    atomic_store(&last_depth, r->depth);
+    if (!atomic_load(&post_thinking) && !atomic_load(&analysing)) return;
+    int score = r->score;
+    if (score_is_mate(score)) {
+        int moves = score_mate_moves(score);
+        score = moves > 0 ? XB_MATE_BASE + moves : -XB_MATE_BASE + moves;
+    }
+    static Position pv_pos;
+    memcpy(&pv_pos, &report_root, sizeof pv_pos);
+    pv_pos.accumulator = NULL;
+    char pv[4096];
+    size_t n = 0;
+    pv[0] = '\0';
+    for (int i = 0; i < r->pv_length && n + 16 < sizeof pv; i++) {
+        Move m = r->pv[i];
+        if (!pos_is_pseudo_legal(&pv_pos, m)) break; /* never print an impossible move */
+        char san[16];
+        move_to_san(&pv_pos, m, san);
+        n += (size_t)snprintf(pv + n, sizeof pv - n, "%s%s", i ? " " : "", san);
+        pos_make_move(&pv_pos, m);
+    }
+    /* ply score time(cs) nodes seldepth nps tbhits <tab> pv; '!' / '?' mark fail high / low */
+    io_printf("%d %d %lld %llu %d %llu 0\t%s%s\n", r->depth, score, (long long)(r->time_ms / 10),
+              (unsigned long long)r->nodes, r->seldepth, (unsigned long long)r->nps, pv,
+              r->bound == BOUND_LOWER ? "!" : r->bound == BOUND_UPPER ? "?" : "");
+}
+
+static void xb_bestmove(Move best, Move ponder, void *ctx) {
+    io_post_search_done((unsigned)(uintptr_t)ctx, best, ponder);
+}
+
+/* ---------- search control (main thread) ---------- */
+
+void xboard_cancel(void) {
+    if (xb.search != XB_IDLE || search_is_running()) {
+        xb.search_id++; /* its result, if already posted, is now stale */
+        commands_stop_search();
+    }
+    xb.search = XB_IDLE;
+    atomic_store(&analysing, false);
+}
+
+static void xb_start(const Position *root, const SearchLimits *limits, XbSearch kind) {
+    xboard_cancel();
+    memcpy(&report_root, root, sizeof report_root);
+    report_root.accumulator = NULL;
+    xb.search_id++;
+    xb.search = kind;
+    atomic_store(&analysing, kind == XB_ANALYZING);
+    atomic_store(&last_score_ours, kind != XB_ANALYZING);
+    atomic_store(&last_nodes, 0);
+    atomic_store(&last_depth, 0);
+    clock_gettime(CLOCK_MONOTONIC, &xb.search_started);
+    SearchOutput out = {.report = xb_report, .bestmove = xb_bestmove, .ctx = (void *)(uintptr_t)xb.search_id};
+    commands_start_search(root, limits, &out);
+}
+
+/* Limits for a move of colour us from the xboard clocks, st, sd, sn and nps. */
+static void xb_limits(SearchLimits *l, int us, int moves_made) {
+    search_limits_clear(l);
+    int64_t budget_ms;
+    if (session.movetime_ms > 0) {
+        l->movetime = session.movetime_ms;
+        budget_ms = session.movetime_ms;
+    } else {
+        int64_t mine = xb.my_time_ms >= 0 ? xb.my_time_ms : xb.base_ms;
+        int64_t theirs = xb.opp_time_ms >= 0 ? xb.opp_time_ms : xb.base_ms;
+        l->time[us] = mine;
+        l->time[!us] = theirs;
+        l->inc[WHITE] = l->inc[BLACK] = xb.inc_ms;
+        if (xb.mps > 0) l->movestogo = xb.mps - moves_made % xb.mps;
+        budget_ms = mine / (l->movestogo ? l->movestogo : DEFAULT_MOVES_TO_GO) + xb.inc_ms;
+    }
+    l->depth = session.depth_limit;
+    l->nodes = session.node_limit;
+    if (xb.nps > 0) { /* time is measured in nodes: turn the budget into a node limit */
+        uint64_t nodes = (uint64_t)(budget_ms > 1 ? budget_ms : 1) * (uint64_t)xb.nps / 1000;
+        l->nodes = l->nodes && l->nodes < nodes ? l->nodes : (nodes ? nodes : 1);
+        l->time[WHITE] = l->time[BLACK] = -1;
+        l->inc[WHITE] = l->inc[BLACK] = 0;
+        l->movetime = 0, l->movestogo = 0;
+    }
+}
+
+static void xb_claim(GameStatus status) {
+    io_printf("%s {%s}\n", game_status_result(status), game_status_reason(status));
+    xb.game_over = true;
+}
+
+/* Thinks if it is the engine's turn in a game (not force, not analysing, game not over). */
+static void xb_maybe_think(void) {
+    const Position *pos = &session.game.pos;
+    if (xb.force || xb.analyze_mode || xb.game_over || xb.engine_color != pos->side || xb.search == XB_THINKING) return;
+    GameStatus status = game_status(&session.game);
+    if (status != GAME_ONGOING) {
+        xb_claim(status);
+        return;
+    }
+    SearchLimits limits;
+    xb_limits(&limits, pos->side, session.game.move_count / 2);
+    xb_start(pos, &limits, XB_THINKING);
+}
+
+static void xb_restart_analysis(void) {
+    xboard_cancel();
+    if (!xb.analyze_mode || count_legal_moves(&session.game.pos) == 0) return;
+    SearchLimits limits;
+    search_limits_clear(&limits);
+    limits.infinite = true;
+    xb_start(&session.game.pos, &limits, XB_ANALYZING);
+}
+
+/* After the engine's move: ponder on the reply the search expects. */
+static void xb_start_ponder(Move reply) {
+    static Position ponder_root;
+    const Position *pos = &session.game.pos;
+    if (!xb.ponder || reply == MOVE_NONE || !pos_is_pseudo_legal(pos, reply)) return;
+    memcpy(&ponder_root, pos, sizeof ponder_root);
+    ponder_root.accumulator = NULL;
+    pos_make_move(&ponder_root, reply);
+    if (count_legal_moves(&ponder_root) == 0) return;
+    SearchLimits limits;
+    xb_limits(&limits, ponder_root.side, (session.game.move_count + 1) / 2);
+    limits.ponder = true;
+    xb.ponder_move = reply;
+    xb_start(&ponder_root, &limits, XB_PONDERING);
+}
+
+void xboard_on_search_done(const IoEvent *ev) {
+    if (ev->search_id != xb.search_id || xb.search != XB_THINKING) return;
+    xb.search = XB_IDLE;
+    session.open_ended = false;
+    Position *pos = &session.game.pos;
+    if (ev->best == MOVE_NONE || !pos_is_pseudo_legal(pos, ev->best)) {
+        GameStatus status = game_status(&session.game);
+        if (status != GAME_ONGOING) xb_claim(status);
+        else io_printf("# search returned no legal move\n");
+        return;
+    }
+    char mv[8];
+    move_to_uci(ev->best, mv);
+    game_push(&session.game, ev->best);
+    io_printf("move %s\n", mv);
+    xb.hint = ev->ponder;
+    GameStatus status = game_status(&session.game);
+    if (status != GAME_ONGOING) {
+        xb_claim(status);
+        return;
+    }
+    xb_start_ponder(ev->ponder);
+}
+
+/* ---------- commands ---------- */
+
+static void xb_features(void) {
+    io_printf("feature done=0\n");
+    io_printf("feature ping=1 setboard=1 playother=1 usermove=1 san=0 sigint=0 sigterm=0 analyze=1 colors=0 "
+              "time=1 draw=1 reuse=1 memory=1 smp=1 nps=1 debug=1 variants=\"normal\" myname=\"Squall\"\n");
+    for (int i = 0; i < options_count(); i++) {
+        const OptionInfo *opt = options_info(i);
+        if (!opt->in_xboard) continue;
+        char line[1024];
+        options_xboard_feature(opt, line, sizeof line);
+        io_printf("%s\n", line);
+    }
+    io_printf("feature done=1\n");
+}
+
+static void xb_new_game(void) {
+    xboard_cancel();
+    search_clear();
+    game_set_fen(&session.game, START_FEN, NULL, 0);
+    xb.force = false;
+    xb.engine_color = BLACK;
+    xb.game_over = false;
+    xb.nps = 0;
+    xb.hint = MOVE_NONE;
+    xb.my_time_ms = xb.opp_time_ms = -1;
+    session.depth_limit = 0;
+    if (xb.analyze_mode) xb_restart_analysis();
+}
+
+static void xb_usermove(const char *text) {
+    Move m = move_from_text(&session.game.pos, text);
+    if (m == MOVE_NONE) {
+        io_printf("Illegal move: %s\n", text);
+        return;
+    }
+    if (xb.search == XB_PONDERING && m == xb.ponder_move) {
+        /* ponder hit: the running search becomes the real one */
+        game_push(&session.game, m);
+        xb.search = XB_THINKING;
+        session.open_ended = false;
+        xb.game_over = false;
+        search_ponderhit();
+        return;
+    }
+    xboard_cancel();
+    game_push(&session.game, m);
+    xb.game_over = false;
+    if (xb.analyze_mode) xb_restart_analysis();
+    else xb_maybe_think();
+}
+
+static void xb_level(char **w, int n) {
+    long mps, minutes, seconds = 0;
+    double inc;
+    char *colon = n == 4 ? strchr(w[2], ':') : NULL;
+    if (colon) *colon = '\0';
+    bool ok = n == 4 && parse_long(w[1], 0, 100000, &mps) && parse_long(w[2], 0, 100000, &minutes) &&
+              (!colon || parse_long(colon + 1, 0, 59, &seconds)) && parse_seconds(w[3], 1e6, &inc);
+    if (!ok) {
+        io_error("usage: level MPS BASE INC (BASE as minutes or MIN:SEC)");
+        return;
+    }
+    xb.mps = (int)mps;
+    xb.base_ms = (minutes * 60 + seconds) * 1000;
+    xb.inc_ms = (int64_t)(inc * 1000.0 + 0.5);
+    session.movetime_ms = 0; /* level and st replace each other */
+}
+
+static void xb_clock(char **w, int n, int64_t *clock_ms) {
+    long cs;
+    if (n != 2 || !parse_long(w[1], -100000000L, 100000000L, &cs)) {
+        io_error("usage: %s CENTISECONDS", w[0]);
+        return;
+    }
+    *clock_ms = cs < 0 ? 0 : cs * 10;
+}
+
+static void xb_option(const char *line) {
+    const char *p = line + strlen("option");
+    while (*p == ' ' || *p == '\t') p++;
+    char name[256], err[256];
+    const char *eq = strchr(p, '=');
+    size_t len = eq ? (size_t)(eq - p) : strlen(p);
+    if (len == 0 || len >= sizeof name) {
+        io_error("usage: option NAME[=VALUE]");
+        return;
+    }
+    memcpy(name, p, len);
+    name[len] = '\0';
+    while (len > 0 && name[len - 1] == ' ') name[--len] = '\0';
+    const OptionInfo *opt = options_find(name);
+    if (opt && opt->needs_idle) xboard_cancel();
+    if (!options_set(name, eq ? eq + 1 : NULL, err, sizeof err)) io_error("%s", err);
+}
+
+/* memory / cores: an amount the GUI allows; using less is fine, so clamp rather than refuse. */
+static void xb_resource(char **w, int n, const char *option, long max) {
+    long v;
+    if (n != 2 || !parse_long(w[1], 1, 1L << 40, &v)) {
+        io_error("usage: %s N", w[0]);
+        return;
+    }
+    char value[32], err[256];
+    snprintf(value, sizeof value, "%ld", v < max ? v : max);
+    xboard_cancel();
+    if (!options_set(option, value, err, sizeof err)) io_error("%s", err);
+}
+
+static void xb_analysis_status(void) {
+    if (xb.search != XB_ANALYZING) return;
+    io_printf("stat01: %lld %llu %d 0 %d\n", (long long)(elapsed_ms_since(&xb.search_started) / 10),
+              (unsigned long long)atomic_load(&last_nodes), atomic_load(&last_depth), count_legal_moves(&session.game.pos));
+}
+
+static void xb_draw_offer(void) {
+    /* Accept when clearly worse, or in a long game that the search sees as dead level. */
+    if (!atomic_load(&last_score_ours)) return;
+    int score = atomic_load(&last_score);
+    if (score <= -100 || (abs(score) <= 15 && session.game.move_count >= 120)) io_printf("offer draw\n");
+}
+
+CommandResult xboard_command(char *line) {
+    char *copy = strdup(line);
+    if (!copy) return CMD_DONE;
+    char *w[4096];
+    int n = split_words(line, w, 4096);
+    CommandResult result = CMD_DONE;
+    const char *cmd = n ? w[0] : "";
+    long v;
+    if (n == 0 || !strcmp(cmd, "xboard") || !strcmp(cmd, "accepted") || !strcmp(cmd, "rejected") ||
+        !strcmp(cmd, "computer") || !strcmp(cmd, "name") || !strcmp(cmd, "rating") || !strcmp(cmd, "random") ||
+        !strcmp(cmd, "ics") || !strcmp(cmd, "bk") || !strcmp(cmd, "egtpath")) {
+        /* nothing to do */
+    } else if (!strcmp(cmd, "protover")) {
+        if (n == 2 && parse_long(w[1], 1, 1000, &v)) {
+            if (v >= 2) xb_features();
+        } else io_error("usage: protover N");
+    } else if (!strcmp(cmd, "new")) {
+        xb_new_game();
+    } else if (!strcmp(cmd, "variant")) {
+        if (n != 2 || strcmp(w[1], "normal")) io_error("unsupported variant");
+    } else if (!strcmp(cmd, "force")) {
+        if (xb.search != XB_ANALYZING) xboard_cancel();
+        xb.force = true;
+    } else if (!strcmp(cmd, "go")) {
+        xb.force = false;
+        xb.analyze_mode = false;
+        xb.engine_color = session.game.pos.side;
+        if (xb.search != XB_THINKING) xboard_cancel();
+        xb_maybe_think();
+    } else if (!strcmp(cmd, "playother")) {
+        xboard_cancel();
+        xb.force = false;
+        xb.engine_color = !session.game.pos.side;
+    } else if (!strcmp(cmd, "white") || !strcmp(cmd, "black")) {
+        /* obsolete (colors=0): only the engine's colour is taken from them */
+        xboard_cancel();
+        xb.engine_color = cmd[0] == 'w' ? BLACK : WHITE;
+    } else if (!strcmp(cmd, "level")) {
+        xb_level(w, n);
+    } else if (!strcmp(cmd, "nps")) {
+        if (n == 2 && parse_long(w[1], 0, 1000000000000L, &v)) xb.nps = v;
+        else io_error("usage: nps NODES_PER_SECOND");
+    } else if (!strcmp(cmd, "time")) {
+        xb_clock(w, n, &xb.my_time_ms);
+    } else if (!strcmp(cmd, "otim")) {
+        xb_clock(w, n, &xb.opp_time_ms);
+    } else if (!strcmp(cmd, "usermove")) {
+        if (n != 2) io_error("usage: usermove MOVE");
+        else xb_usermove(w[1]);
+    } else if (!strcmp(cmd, "?")) {
+        if (xb.search == XB_THINKING) search_stop(); /* the move follows as usual */
+    } else if (!strcmp(cmd, "ping")) {
+        io_printf("pong %s\n", n >= 2 ? w[1] : "");
+    } else if (!strcmp(cmd, "draw")) {
+        xb_draw_offer();
+    } else if (!strcmp(cmd, "result")) {
+        xboard_cancel();
+        xb.game_over = true;
+    } else if (!strcmp(cmd, "setboard")) {
+        char fen[512];
+        join_words(w, 1, n, fen, sizeof fen);
+        xboard_cancel();
+        if (n < 2 || !game_set_fen(&session.game, fen, NULL, 0)) {
+            io_printf("tellusererror Illegal position\n");
+        } else {
+            xb.game_over = false;
+            xb.hint = MOVE_NONE;
+        }
+        if (xb.analyze_mode) xb_restart_analysis();
+    } else if (!strcmp(cmd, "undo") || !strcmp(cmd, "remove")) {
+        int plies = cmd[0] == 'u' ? 1 : 2;
+        xboard_cancel();
+        if (session.game.move_count < plies) io_error("command not legal now");
+        else {
+            while (plies--) game_pop(&session.game);
+            xb.game_over = false;
+        }
+        if (xb.analyze_mode) xb_restart_analysis();
+    } else if (!strcmp(cmd, "hard")) {
+        xb.ponder = true;
+        engine_options.ponder = true;
+    } else if (!strcmp(cmd, "easy")) {
+        xb.ponder = false;
+        engine_options.ponder = false;
+        if (xb.search == XB_PONDERING) xboard_cancel();
+    } else if (!strcmp(cmd, "post")) {
+        atomic_store(&post_thinking, true);
+    } else if (!strcmp(cmd, "nopost")) {
+        atomic_store(&post_thinking, false);
+    } else if (!strcmp(cmd, "analyze")) {
+        xb.analyze_mode = true;
+        xb.force = true;
+        xb_restart_analysis();
+    } else if (!strcmp(cmd, "exit")) {
+        if (xb.analyze_mode) {
+            xb.analyze_mode = false;
+            xboard_cancel();
+        }
+    } else if (!strcmp(cmd, ".")) {
+        xb_analysis_status();
+    } else if (!strcmp(cmd, "hint")) {
+        char mv[8];
+        if (xb.hint != MOVE_NONE && pos_is_pseudo_legal(&session.game.pos, xb.hint)) {
+            move_to_uci(xb.hint, mv);
+            io_printf("Hint: %s\n", mv);
+        }
+    } else if (!strcmp(cmd, "memory")) {
+        xb_resource(w, n, "Hash", 65536);
+    } else if (!strcmp(cmd, "cores")) {
+        xb_resource(w, n, "Threads", 256);
+    } else if (!strcmp(cmd, "option")) {
+        xb_option(copy);
+    } else if (!strcmp(cmd, "quit")) {
+        result = CMD_QUIT;
+    } else {
+        /* engine commands (perft, d, bench, sd, st, sn, ...), then a bare move */
+        result = commands_shared(copy);
+        if (result == CMD_UNKNOWN) {
+            result = CMD_DONE;
+            if (n == 1 && commands_looks_like_move(cmd)) xb_usermove(cmd);
+            else io_error("unknown command");
+        }
+    }
+    free(copy);
+    return result;
+}
