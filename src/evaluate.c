@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 
+#include "nnue.h"
 #include "options.h"
 
 typedef struct { int mg, eg; } Score2;
@@ -136,15 +137,33 @@ int classical_evaluate(const Position *pos) {
     return (pos->side == WHITE ? value : -value) + tempo;
 }
 
+static bool nnue_active(void) { return engine_options.eval_mode == EVAL_MODE_NNUE && nnue_is_loaded(); }
+
 int evaluate(const Position *pos, int alpha, int beta, EvalStats *stats) {
-    (void)alpha, (void)beta;
+    if (nnue_active() && pos->accumulator) {
+        /* lazy tier: the PSQT sum alone decides nodes far outside the window */
+        if (engine_options.lazy_eval) {
+            int psqt = nnue_psqt_only(pos);
+            if (psqt > beta + engine_options.lazy_margin || psqt < alpha - engine_options.lazy_margin) {
+                if (stats) stats->lazy++;
+                return psqt;
+            }
+        }
+        if (stats) stats->full++;
+        return nnue_evaluate(pos);
+    }
     if (stats) stats->full++;
     return classical_evaluate(pos);
 }
 
-const char *evaluate_name(void) { return "classical"; }
+bool evaluate_uses_nnue(void) { return nnue_active(); }
+
+const char *evaluate_name(void) { return nnue_active() ? "nnue" : "classical"; }
 
 void evaluate_print(const Position *pos, FILE *out) {
-    int v = evaluate(pos, -32000, 32000, NULL);
+    /* the full value search would use (no lazy exit); nnue_evaluate builds a temporary
+     * accumulator when none is attached */
+    int v = nnue_active() ? nnue_evaluate(pos) : classical_evaluate(pos);
     fprintf(out, "Evaluation: %+.2f (%s, side to move)\n", v / 100.0, evaluate_name());
+    if (nnue_active()) fprintf(out, "Classical: %+.2f\n", classical_evaluate(pos) / 100.0);
 }

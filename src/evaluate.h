@@ -17,6 +17,9 @@ void evaluate_init(void);
 int evaluate(const Position *pos, int alpha, int beta, EvalStats *stats);
 /* Material + piece-square tables + a few cheap terms, side-to-move relative. */
 int classical_evaluate(const Position *pos);
+/* True when evaluate() runs the NNUE (EvalMode nnue and a net loaded): searchers must then
+ * attach an accumulator to their position. */
+bool evaluate_uses_nnue(void);
 /* Name of the evaluator evaluate() uses now ("nnue" or "classical"). */
 const char *evaluate_name(void);
 /* Prints the value the search uses, with the evaluator named (the `eval` command). */

@@ -544,8 +544,9 @@ static void report_line(SearchThread *t, int depth, int pv_index, int bound_over
 static void setup_root(SearchThread *t, const Position *root, const SearchLimits *limits) {
     MoveList list;
     memcpy(&t->pos, root, sizeof t->pos);
-    t->pos.accumulator = t->accumulator;
-    if (t->accumulator) accumulator_refresh(t->accumulator, &t->pos);
+    /* the accumulator is kept only when the NNUE evaluates: make/unmake then update it */
+    t->pos.accumulator = evaluate_uses_nnue() ? t->accumulator : NULL;
+    if (t->pos.accumulator) accumulator_refresh(t->pos.accumulator, &t->pos);
     generate_legal(&t->pos, &list);
     t->root_count = 0;
     for (int i = 0; i < list.count; i++) {
@@ -652,14 +653,20 @@ static SearchThread *thread_create(int id, SearchShared *shared) {
         free(t);
         return NULL;
     }
+    t->accumulator = accumulator_create();
+    if (!t->accumulator) {
+        free(t->history);
+        free(t);
+        return NULL;
+    }
     t->id = id;
     t->shared = shared;
-    t->accumulator = NULL;
     return t;
 }
 
 static void thread_destroy(SearchThread *t) {
     if (!t) return;
+    accumulator_destroy(t->accumulator);
     free(t->history);
     free(t);
 }
