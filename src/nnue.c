@@ -91,6 +91,14 @@ bool nnue_set_net(NnueNet *net, const char *name, char *err, size_t err_size) {
     return true;
 }
 
+void nnue_unload(void) {
+    nnue_net_free(retired_net);
+    retired_net = current_net;
+    current_net = NULL;
+    nnue_generation++;
+    snprintf(current_name, sizeof current_name, "none");
+}
+
 /* ---------------- file format ---------------- */
 
 uint32_t nnue_file_checksum(const uint8_t *buf, size_t size) {

@@ -110,6 +110,8 @@ bool nnue_net_save(const NnueNet *net, const char *path, char *err, size_t err_s
 /* FNV-1a 32-bit of the file image, skipping the checksum field itself (bytes 52..55). */
 uint32_t nnue_file_checksum(const uint8_t *buf, size_t size);
 const NnueNet *nnue_current_net(void);
+/* Drops the current net (tests; the engine then evaluates classically). */
+void nnue_unload(void);
 
 /* Deterministic nets for tests and for `net-init` (defined in net_init.c). */
 void nnue_net_init_random(NnueNet *net, uint64_t seed);

@@ -45,12 +45,12 @@ static inline int16_t scalar_wrap16(int v) { return (int16_t)(uint16_t)v; }
 /* dst = src + sum(add rows) - sum(sub rows), int16 lanes, wrapping. dst may equal src. */
 static inline void scalar_acc_update(int16_t *dst, const int16_t *src, const int16_t *const *add, int nadd,
                                      const int16_t *const *sub, int nsub) {
-    for (int i = 0; i < SIMD_ACC_LANES; i++) {
-        int v = src[i];
-        for (int k = 0; k < nadd; k++) v += add[k][i];
-        for (int k = 0; k < nsub; k++) v -= sub[k][i];
-        dst[i] = scalar_wrap16(v);
-    }
+    /* rows outer, lanes inner: plain C that compilers can still vectorize for the generic build */
+    if (dst != src) memcpy(dst, src, SIMD_ACC_LANES * sizeof *dst);
+    for (int k = 0; k < nadd; k++)
+        for (int i = 0; i < SIMD_ACC_LANES; i++) dst[i] = scalar_wrap16(dst[i] + add[k][i]);
+    for (int k = 0; k < nsub; k++)
+        for (int i = 0; i < SIMD_ACC_LANES; i++) dst[i] = scalar_wrap16(dst[i] - sub[k][i]);
 }
 
 /* out[i] = clamp(in[i] >> shift, 0, 127); a negative value always gives 0. */

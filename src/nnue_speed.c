@@ -1,0 +1,133 @@
+/* `squall nnue-speed`: timing of the NNUE building blocks, reference C against the vector path.
+ * A benchmark, not a test: the numbers depend on the machine and its load. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "accumulator.h"
+#include "board.h"
+#include "movegen.h"
+#include "nnue.h"
+#include "simd.h"
+
+static double now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static volatile int64_t sink; /* keeps the timed work from being optimised away */
+
+static const char *const speed_fens[] = {
+    START_FEN,
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    "rnbqkb1r/pp1p1ppp/4pn2/2p5/2PP4/2N5/PP2PPPP/R1B1KBNR w KQkq - 0 4",
+};
+#define SPEED_FEN_COUNT ((int)(sizeof speed_fens / sizeof speed_fens[0]))
+
+typedef struct {
+    double update_ns;      /* make+unmake of a quiet non-king move: 2 incremental updates of both halves */
+    double king_ns;        /* make+unmake of a king move: rebuild one half, backup restore, 2 updates */
+    double move_only_ns;   /* the same make+unmake without an accumulator, subtracted from the above */
+    double refresh_ns;     /* both halves from scratch */
+    double propagate_ns;   /* hidden layers */
+    double evaluate_ns;    /* nnue_evaluate with a current accumulator */
+} SpeedResult;
+
+/* Average ns of make+unmake of the first move of the wanted kind over all positions. */
+static double time_make_unmake(Position **pos, bool king, int iterations) {
+    double total = 0;
+    int counted = 0;
+    for (int i = 0; i < SPEED_FEN_COUNT; i++) {
+        MoveList list;
+        generate_legal(pos[i], &list);
+        Move m = MOVE_NONE;
+        for (int k = 0; k < list.count && m == MOVE_NONE; k++) {
+            Move c = list.moves[k];
+            bool is_king = piece_type(pos_piece_on(pos[i], move_from(c))) == KING;
+            if (move_kind(c) == MOVE_NORMAL && !pos_is_capture(pos[i], c) && is_king == king) m = c;
+        }
+        if (m == MOVE_NONE) continue;
+        double t0 = now_ns();
+        for (int n = 0; n < iterations; n++) {
+            pos_make_move(pos[i], m);
+            pos_unmake_move(pos[i]);
+        }
+        total += (now_ns() - t0) / iterations;
+        counted++;
+    }
+    return counted ? total / counted : 0;
+}
+
+static void measure(Position **pos, Accumulator *acc, int iterations, SpeedResult *r) {
+    memset(r, 0, sizeof *r);
+    for (int i = 0; i < SPEED_FEN_COUNT; i++) pos[i]->accumulator = NULL;
+    r->move_only_ns = time_make_unmake(pos, false, iterations);
+    double king_only = time_make_unmake(pos, true, iterations);
+    for (int i = 0; i < SPEED_FEN_COUNT; i++) pos[i]->accumulator = acc, accumulator_refresh(acc, pos[i]);
+    r->update_ns = time_make_unmake(pos, false, iterations) - r->move_only_ns;
+    r->king_ns = time_make_unmake(pos, true, iterations) - king_only;
+
+    double t0 = now_ns();
+    for (int n = 0; n < iterations; n++) accumulator_refresh(acc, pos[n % SPEED_FEN_COUNT]);
+    r->refresh_ns = (now_ns() - t0) / iterations;
+
+    const NnueNet *net = nnue_current_net();
+    int64_t s = 0;
+    t0 = now_ns();
+    for (int n = 0; n < iterations; n++) s += nnue_propagate(net, acc->half[n & 1].values, acc->half[!(n & 1)].values);
+    r->propagate_ns = (now_ns() - t0) / iterations;
+
+    Position *p = pos[0];
+    p->accumulator = acc;
+    accumulator_refresh(acc, p);
+    t0 = now_ns();
+    for (int n = 0; n < iterations; n++) s += nnue_evaluate(p);
+    r->evaluate_ns = (now_ns() - t0) / iterations;
+    sink = s;
+    for (int i = 0; i < SPEED_FEN_COUNT; i++) pos[i]->accumulator = NULL;
+}
+
+int nnue_speed_main(int argc, char **argv) {
+    int iterations = 200000;
+    for (int i = 0; i < argc; i++)
+        if (!strcmp(argv[i], "--iterations") && i + 1 < argc) iterations = atoi(argv[++i]);
+    if (iterations < 1) iterations = 1;
+    if (!nnue_is_loaded()) {
+        NnueNet *net = nnue_net_alloc();
+        char err[200];
+        if (!net) return 1;
+        nnue_net_init_random(net, 1);
+        if (!nnue_set_net(net, "net-init seed 1", err, sizeof err)) {
+            fprintf(stderr, "nnue-speed: %s\n", err);
+            nnue_net_free(net);
+            return 1;
+        }
+    }
+    Position *pos[SPEED_FEN_COUNT];
+    Accumulator *acc = accumulator_create();
+    if (!acc) return 1;
+    for (int i = 0; i < SPEED_FEN_COUNT; i++) {
+        pos[i] = calloc(1, sizeof(Position));
+        if (!pos[i] || !pos_set_fen(pos[i], speed_fens[i], NULL, 0)) return 1;
+    }
+    printf("nnue-speed: net %s, %d iterations, vector path %s\n", nnue_net_name(), iterations, nnue_simd_name());
+    printf("%-8s %12s %12s %12s %12s %12s %12s\n", "kernels", "update", "king-move", "make-only", "refresh", "propagate",
+           "evaluate");
+    bool saved = nnue_simd_enabled();
+    for (int mode = 0; mode < 2; mode++) {
+        nnue_set_simd(mode == 1);
+        SpeedResult r;
+        measure(pos, acc, iterations, &r);
+        printf("%-8s %10.1fns %10.1fns %10.1fns %10.1fns %10.1fns %10.1fns\n", mode ? nnue_simd_name() : "scalar",
+               r.update_ns / 2, r.king_ns / 2, r.move_only_ns, r.refresh_ns, r.propagate_ns, r.evaluate_ns);
+    }
+    printf("update = accumulator cost of one quiet move (make or unmake, both halves); king-move = the same for a\n"
+           "king move (one half rebuilt or restored); make-only = board make+unmake without accumulator;\n"
+           "refresh = both halves from scratch; propagate = hidden layers; evaluate = nnue_evaluate.\n");
+    nnue_set_simd(saved);
+    for (int i = 0; i < SPEED_FEN_COUNT; i++) free(pos[i]);
+    accumulator_destroy(acc);
+    return 0;
+}

@@ -1,0 +1,839 @@
+/* NNUE tests: feature indices, accumulator consistency, symmetry, SIMD == scalar, net loading
+ * and the PSQT-classical net. No trained net needed: nets are built in memory by net-init code. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "accumulator.h"
+#include "board.h"
+#include "movegen.h"
+#include "nnue.h"
+#include "nnue_features.h"
+#include "test.h"
+
+/* ------------------------------------------------------------------ helpers */
+
+static Position *nn_position(const char *fen) {
+    Position *pos = calloc(1, sizeof *pos);
+    char err[128];
+    if (!pos_set_fen(pos, fen, err, sizeof err)) {
+        printf("    bad test FEN %s: %s\n", fen, err);
+        free(pos);
+        return NULL;
+    }
+    return pos;
+}
+
+static uint64_t rng_state = 0x1234567;
+static uint64_t nn_rand(void) {
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+/* Installs a fresh random net (built in memory, no file). */
+static bool install_random_net(uint64_t seed) {
+    NnueNet *net = nnue_net_alloc();
+    if (!net) return false;
+    nnue_net_init_random(net, seed);
+    char err[200];
+    bool ok = nnue_set_net(net, "test-random", err, sizeof err);
+    if (!ok) printf("    net refused: %s\n", err), nnue_net_free(net);
+    return ok;
+}
+
+/* Random net with full-range int8 hidden weights and big feature weights: the accumulator
+ * wraps around int16 and every clipping path is hit. */
+static bool install_stress_net(uint64_t seed) {
+    NnueNet *net = nnue_net_alloc();
+    if (!net) return false;
+    nnue_net_init_random(net, seed);
+    uint64_t save = rng_state;
+    rng_state = seed * 2654435761u + 1;
+    for (int f = 0; f < NNUE_INPUTS; f++)
+        for (int i = 0; i < NNUE_L1; i++) net->ft_weights[f][i] = (int16_t)((int)(nn_rand() % 8001) - 4000);
+    for (int o = 0; o < NNUE_L2; o++)
+        for (int i = 0; i < 2 * NNUE_L1; i++) net->l1_weights[o][i] = (int8_t)(nn_rand() & 0xFF);
+    for (int o = 0; o < NNUE_L3; o++)
+        for (int i = 0; i < NNUE_L2; i++) net->l2_weights[o][i] = (int8_t)(nn_rand() & 0xFF);
+    for (int i = 0; i < NNUE_L3; i++) net->out_weights[i] = (int8_t)(nn_rand() & 0xFF);
+    net->acc_shift = 2;
+    rng_state = save;
+    char err[200];
+    bool ok = nnue_set_net(net, "test-stress", err, sizeof err);
+    if (!ok) printf("    net refused: %s\n", err), nnue_net_free(net);
+    return ok;
+}
+
+static bool install_classical_net(void) {
+    NnueNet *net = nnue_net_alloc();
+    if (!net) return false;
+    nnue_net_init_psqt_classical(net);
+    char err[200];
+    bool ok = nnue_set_net(net, "test-classical", err, sizeof err);
+    if (!ok) printf("    net refused: %s\n", err), nnue_net_free(net);
+    return ok;
+}
+
+static bool random_move(Position *pos, Move *out) {
+    MoveList list;
+    generate_legal(pos, &list);
+    if (list.count == 0) return false;
+    *out = list.moves[nn_rand() % (uint64_t)list.count];
+    return true;
+}
+
+static const char *const playout_fens[] = {
+    START_FEN,
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "8/P6k/8/8/8/8/6Kp/8 w - - 0 1",
+    "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
+    "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+    "8/8/4k3/8/8/3K4/8/7R w - - 0 1",
+    "1k6/1pp4p/8/8/3Pp3/8/PPP4P/1K6 b - d3 0 1",
+};
+#define PLAYOUT_FEN_COUNT ((int)(sizeof playout_fens / sizeof playout_fens[0]))
+
+typedef struct {
+    int nodes, mismatches, king_moves, castles, en_passants, promotions;
+    char first_bad[160];
+} WalkStats;
+
+static void note_move(WalkStats *ws, const Position *pos, Move m) {
+    int kind = move_kind(m);
+    if (kind == MOVE_CASTLING) ws->castles++;
+    else if (kind == MOVE_ENPASSANT) ws->en_passants++;
+    else if (kind == MOVE_PROMOTION) ws->promotions++;
+    if (piece_type(pos_piece_on(pos, move_from(m))) == KING) ws->king_moves++;
+}
+
+static void check_node(WalkStats *ws, const Position *pos, const char *what) {
+    ws->nodes++;
+    if (!accumulator_matches_refresh(pos->accumulator, pos)) {
+        if (!ws->mismatches) {
+            char fen[128];
+            pos_get_fen(pos, fen, sizeof fen);
+            snprintf(ws->first_bad, sizeof ws->first_bad, "%s: %s", what, fen);
+        }
+        ws->mismatches++;
+    }
+}
+
+/* Random playouts and random make/unmake walks from every playout FEN, checking the
+ * accumulator against a full refresh after every make and every unmake. */
+static void accumulator_walks(WalkStats *ws, int plies, int walks_per_fen) {
+    Accumulator *acc = accumulator_create();
+    if (!acc) return;
+    for (int i = 0; i < PLAYOUT_FEN_COUNT; i++) {
+        Position *pos = nn_position(playout_fens[i]);
+        if (!pos) continue;
+        pos->accumulator = acc;
+        accumulator_refresh(acc, pos);
+        check_node(ws, pos, "refresh");
+        for (int w = 0; w < walks_per_fen; w++) {
+            /* a straight playout to the end, then everything undone */
+            int made = 0;
+            Move m;
+            while (made < plies && random_move(pos, &m)) {
+                note_move(ws, pos, m);
+                pos_make_move(pos, m);
+                made++;
+                check_node(ws, pos, "make");
+            }
+            while (made-- > 0) {
+                pos_unmake_move(pos);
+                check_node(ws, pos, "unmake");
+            }
+            /* a wandering walk: unmake with probability 1/3, so lines branch and king moves nest */
+            made = 0;
+            for (int step = 0; step < plies; step++) {
+                if (made > 0 && nn_rand() % 3 == 0) {
+                    pos_unmake_move(pos);
+                    made--;
+                    check_node(ws, pos, "unmake");
+                } else if (random_move(pos, &m)) {
+                    note_move(ws, pos, m);
+                    pos_make_move(pos, m);
+                    made++;
+                    check_node(ws, pos, "make");
+                }
+            }
+            while (made-- > 0) {
+                pos_unmake_move(pos);
+                check_node(ws, pos, "unmake");
+            }
+        }
+        pos->accumulator = NULL;
+        free(pos);
+    }
+    accumulator_destroy(acc);
+}
+
+/* Every node of a depth-limited tree, checked after each make and each unmake. */
+static void tree_walk(Position *pos, int depth, WalkStats *ws) {
+    if (depth == 0) return;
+    MoveList list;
+    generate_legal(pos, &list);
+    for (int i = 0; i < list.count; i++) {
+        note_move(ws, pos, list.moves[i]);
+        pos_make_move(pos, list.moves[i]);
+        check_node(ws, pos, "make");
+        tree_walk(pos, depth - 1, ws);
+        pos_unmake_move(pos);
+        check_node(ws, pos, "unmake");
+    }
+}
+
+/* ------------------------------------------------------------------ features */
+
+/* Expected indices worked out by hand from DESIGN.md section 3:
+ *   index = (s ^ orient) + plane + 704 * bucket
+ *   orient: white 7 if king on files a-d else 0; black 63 if king on a-d else 56
+ *   bucket: white (7 - rank) * 4 + min(file, 7 - file); black uses ksq ^ 56
+ *   plane: own P 0, enemy P 64, own N 128, enemy N 192, own B 256, enemy B 320,
+ *          own R 384, enemy R 448, own Q 512, enemy Q 576, either king 640. */
+static const struct {
+    const char *fen;
+    int white[8], nwhite;
+    int black[8], nblack;
+} hand_cases[] = {
+    /* Ke1 ke8. White: ksq e1=4, file e -> orient 0, bucket 28+min(4,3)=31, base 21824.
+     *   Ke1: 4+640+21824 = 22468; ke8: 60+640+21824 = 22524.
+     * Black: ksq e8=60 -> orient 56; 60^56 = 4 -> bucket 31. ke8: (60^56)=4 -> 22468; Ke1: 4^56=60 -> 22524. */
+    {"4k3/8/8/8/8/8/8/4K3 w - - 0 1", {22468, 22524}, 2, {22468, 22524}, 2},
+    /* Same, black to move: features do not depend on the side to move. */
+    {"4k3/8/8/8/8/8/8/4K3 b - - 0 1", {22468, 22524}, 2, {22468, 22524}, 2},
+    /* Kb1 kc8 Pa2, both kings on the queen side.
+     * White: ksq b1=1, file b -> orient 7; bucket 28+min(1,6)=29, base 20416.
+     *   Pa2: (8^7)=15+0 -> 20431; Kb1: (1^7)=6+640 -> 21062; kc8: (58^7)=61+640 -> 21117.
+     * Black: ksq c8=58, file c -> orient 63; 58^56=2 -> bucket 28+2=30, base 21120.
+     *   Pa2: (8^63)=55+64 -> 21239; kc8: (58^63)=5+640 -> 21765; Kb1: (1^63)=62+640 -> 21822. */
+    {"2k5/8/8/8/8/8/P7/1K6 b - - 0 1", {20431, 21062, 21117}, 3, {21239, 21765, 21822}, 3},
+    /* Kh8 ka1: the corner buckets. White ksq h8=63 -> orient 0, bucket (7-7)*4+min(7,0)=0, base 0.
+     *   Kh8: 63+640 = 703; ka1: 0+640 = 640.
+     * Black ksq a1=0 -> orient 63; 0^56=56 -> rank 7 -> bucket 0. ka1: (0^63)=63+640=703; Kh8: 0+640=640. */
+    {"7K/8/8/8/8/8/8/k7 w - - 0 1", {640, 703}, 2, {640, 703}, 2},
+    /* Three white knights (two promoted), Ke1 kb8.
+     * White: base 21824, orient 0. Na2 8+128=136 -> 21960; Nb2 21961; Nc2 21962; Ke1 22468; kb8 57+640 -> 22521.
+     * Black: ksq b8=57 -> orient 63; 57^56=1 -> bucket 29, base 20416. Enemy knights plane 192:
+     *   Na2 (8^63)=55 -> 20663; Nb2 54 -> 20662; Nc2 53 -> 20661; kb8 (57^63)=6+640 -> 21062; Ke1 (4^63)=59+640 -> 21115. */
+    {"1k6/8/8/8/8/8/NNN5/4K3 w - - 0 1", {21960, 21961, 21962, 22468, 22521}, 5,
+     {20661, 20662, 20663, 21062, 21115}, 5},
+    /* KR vs K, black king in the centre. White: base 21824, orient 0: Ra1 0+384 -> 22208; Ke1 22468; ke5 36+640 -> 22500.
+     * Black: ksq e5=36 -> orient 56; 36^56=28 (rank 3, file e) -> bucket (7-3)*4+3=19, base 13376.
+     *   Ra1 (0^56)=56+448 -> 13880; ke5 (36^56)=28+640 -> 14044; Ke1 (4^56)=60+640 -> 14076. */
+    {"8/8/8/4k3/8/8/8/R3K3 b - - 0 1", {22208, 22468, 22500}, 3, {13880, 14044, 14076}, 3},
+    /* KBN vs K. White ksq e4=28 -> orient 0, bucket (7-3)*4+3=19, base 13376.
+     *   Nd1 3+128 -> 13507; Bc1 2+256 -> 13634; Ke4 28+640 -> 14044; kd6 43+640 -> 14059.
+     * Black ksq d6=43, file d -> orient 63; 43^56=19 (rank 2, file d) -> bucket 5*4+3=23, base 16192.
+     *   Nd1 (3^63)=60+192 -> 16444; Bc1 61+320 -> 16573; kd6 (43^63)=20+640 -> 16852; Ke4 (28^63)=35+640 -> 16867. */
+    {"8/8/3k4/8/4K3/8/8/2BN4 w - - 0 1", {13507, 13634, 14044, 14059}, 4, {16444, 16573, 16852, 16867}, 4},
+    /* Kc4 kb2 pf7, black to move. White ksq c4=26, file c -> orient 7; rank 3 -> bucket 4*4+2=18, base 12672.
+     *   pf7 (53^7)=50+64 -> 12786; kb2 (9^7)=14+640 -> 13326; Kc4 (26^7)=29+640 -> 13341.
+     * Black ksq b2=9, file b -> orient 63; 9^56=49 (rank 6) -> bucket 1*4+1=5, base 3520.
+     *   pf7 (53^63)=10+0 -> 3530; Kc4 (26^63)=37+640 -> 4197; kb2 (9^63)=54+640 -> 4214. */
+    {"8/5p2/8/8/2K5/8/1k6/8 b - - 0 1", {12786, 13326, 13341}, 3, {3530, 4197, 4214}, 3},
+    /* Queen vs rook. White base 21824, orient 0: Rd1 3+384 -> 22211; qd8 59+576 -> 22459; Ke1 22468; ke8 22524.
+     * Black base 21824, orient 56: Rd1 (3^56)=59+448 -> 22331; qd8 (59^56)=3+512 -> 22339; ke8 22468; Ke1 22524. */
+    {"3qk3/8/8/8/8/8/8/3RK3 w - - 0 1", {22211, 22459, 22468, 22524}, 4, {22331, 22339, 22468, 22524}, 4},
+    /* Kings on the d-file (last file of the mirrored half). White ksq d1=3 -> orient 7, bucket 28+3=31.
+     *   Qh1 (7^7)=0+512 -> 22336; Kd1 (3^7)=4+640 -> 22468; kd8 (59^7)=60+640 -> 22524.
+     * Black ksq d8=59 -> orient 63, 59^56=3 -> bucket 31. Qh1 (7^63)=56+576 -> 22456; kd8 4+640 -> 22468; Kd1 60+640 -> 22524. */
+    {"3k4/8/8/8/8/8/8/3K3Q w - - 0 1", {22336, 22468, 22524}, 3, {22456, 22468, 22524}, 3},
+    /* A queen each, black to move and in check.
+     * White (orient 0, base 21824): Qa8 56+512 -> 22392; qh2 15+576 -> 22415; Ke1 22468; ke8 22524.
+     * Black (orient 56, base 21824): qh2 (15^56)=55+512 -> 22391; Qa8 (56^56)=0+576 -> 22400; ke8 22468; Ke1 22524. */
+    {"Q3k3/8/8/8/8/8/7q/4K3 b - - 0 1", {22392, 22415, 22468, 22524}, 4, {22391, 22400, 22468, 22524}, 4},
+    /* Castling position, rooks in the corners (white view: Ra1 384 -> 22208, Rh1 391 -> 22215,
+     * ra8 56+448 -> 22328, rh8 63+448 -> 22335; black view mirrors ranks: the same numbers). */
+    {"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", {22208, 22215, 22328, 22335, 22468, 22524}, 6,
+     {22208, 22215, 22328, 22335, 22468, 22524}, 6},
+};
+
+TEST(nnue, feature_indices_hand_computed) {
+    for (size_t c = 0; c < sizeof hand_cases / sizeof hand_cases[0]; c++) {
+        Position *pos = nn_position(hand_cases[c].fen);
+        CHECK(pos != NULL);
+        if (!pos) continue;
+        int got[NNUE_MAX_ACTIVE];
+        for (int p = WHITE; p <= BLACK; p++) {
+            const int *want = p == WHITE ? hand_cases[c].white : hand_cases[c].black;
+            int nwant = p == WHITE ? hand_cases[c].nwhite : hand_cases[c].nblack;
+            int n = nnue_active_features(pos, p, got);
+            bool same = n == nwant;
+            for (int i = 0; same && i < n; i++) same = got[i] == want[i];
+            CHECK_MSG(same, "%s %s: got %d features, first %d, want %d first %d", hand_cases[c].fen,
+                      p == WHITE ? "white" : "black", n, n ? got[0] : -1, nwant, want[0]);
+        }
+        free(pos);
+    }
+}
+
+/* A second, table-driven statement of the spec: the bucket table typed out as DESIGN.md draws it
+ * (rank 8 first), orientation written as "mirror the file, flip the rank" steps. Checked for
+ * every (perspective, square, piece, king square). */
+TEST(nnue, feature_index_table_driven) {
+    static const int bucket_rows[8][8] = {
+        {0, 1, 2, 3, 3, 2, 1, 0},         /* rank 8 */
+        {4, 5, 6, 7, 7, 6, 5, 4},         /* rank 7 */
+        {8, 9, 10, 11, 11, 10, 9, 8},     /* rank 6 */
+        {12, 13, 14, 15, 15, 14, 13, 12}, /* rank 5 */
+        {16, 17, 18, 19, 19, 18, 17, 16}, /* rank 4 */
+        {20, 21, 22, 23, 23, 22, 21, 20}, /* rank 3 */
+        {24, 25, 26, 27, 27, 26, 25, 24}, /* rank 2 */
+        {28, 29, 30, 31, 31, 30, 29, 28}, /* rank 1 */
+    };
+    static const int type_plane[6] = {0, 128, 256, 384, 512, 640};
+    int bad = 0, first_bad[4] = {0};
+    for (int p = WHITE; p <= BLACK; p++)
+        for (int ksq = 0; ksq < 64; ksq++)
+            for (int pc = 0; pc < 12; pc++)
+                for (int sq = 0; sq < 64; sq++) {
+                    int kfile = ksq % 8, krank = ksq / 8;
+                    /* the king's rank as the perspective sees it: black looks from rank 8 */
+                    int view_rank = p == WHITE ? krank : 7 - krank;
+                    int bucket = bucket_rows[7 - view_rank][kfile];
+                    int file = sq % 8, rank = sq / 8;
+                    if (kfile <= 3) file = 7 - file; /* king on a-d: mirror so it stands on e-h */
+                    if (p == BLACK) rank = 7 - rank;
+                    int type = pc % 6, colour = pc / 6;
+                    int plane = type_plane[type] + (type != 5 && colour != p ? 64 : 0);
+                    int want = rank * 8 + file + plane + 704 * bucket;
+                    int got = nnue_feature_index(p, sq, pc, ksq);
+                    if (got != want && !bad++) first_bad[0] = p, first_bad[1] = ksq, first_bad[2] = pc, first_bad[3] = sq;
+                    if (got < 0 || got >= NNUE_INPUTS) bad++;
+                }
+    CHECK_MSG(bad == 0, "%d mismatches, first: perspective %d ksq %d piece %d sq %d", bad, first_bad[0], first_bad[1],
+              first_bad[2], first_bad[3]);
+}
+
+TEST(nnue, feature_dump_format) {
+    Position *pos = nn_position("2k5/8/8/8/8/8/P7/1K6 b - - 0 1");
+    CHECK(pos != NULL);
+    if (!pos) return;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    CHECK(f != NULL);
+    if (f) {
+        nnue_print_features(pos, f);
+        fclose(f);
+        CHECK_MSG(strcmp(text, "NNUE_FEATURES white 20431 21062 21117\nNNUE_FEATURES black 21239 21765 21822\n") == 0,
+                  "got: %s", text);
+        free(text);
+    }
+    /* the start position has 32 features per side, strictly ascending */
+    Position *start = nn_position(START_FEN);
+    if (start) {
+        int idx[NNUE_MAX_ACTIVE];
+        for (int p = WHITE; p <= BLACK; p++) {
+            int n = nnue_active_features(start, p, idx);
+            CHECK(n == 32);
+            for (int i = 1; i < n; i++) CHECK(idx[i - 1] < idx[i]);
+        }
+        free(start);
+    }
+    free(pos);
+}
+
+/* ------------------------------------------------------------------ accumulator */
+
+TEST(nnue, accumulator_matches_refresh_in_walks) {
+    CHECK(install_random_net(11));
+    rng_state = 0xC0FFEE;
+    WalkStats ws = {0};
+    accumulator_walks(&ws, 160, 6);
+    CHECK_MSG(ws.mismatches == 0, "%d of %d nodes differ, first %s", ws.mismatches, ws.nodes, ws.first_bad);
+    CHECK_MSG(ws.king_moves > 100 && ws.castles > 0 && ws.en_passants > 0 && ws.promotions > 0,
+              "coverage: %d king moves, %d castles, %d ep, %d promotions", ws.king_moves, ws.castles, ws.en_passants,
+              ws.promotions);
+    nnue_unload();
+}
+
+TEST(nnue, accumulator_matches_refresh_in_trees) {
+    CHECK(install_random_net(12));
+    static const char *const fens[] = {
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+    };
+    static const int depths[] = {2, 2, 4, 3};
+    Accumulator *acc = accumulator_create();
+    CHECK(acc != NULL);
+    WalkStats ws = {0};
+    for (int i = 0; acc && i < 4; i++) {
+        Position *pos = nn_position(fens[i]);
+        if (!pos) continue;
+        pos->accumulator = acc;
+        accumulator_refresh(acc, pos);
+        tree_walk(pos, depths[i], &ws);
+        free(pos);
+    }
+    accumulator_destroy(acc);
+    CHECK_MSG(ws.mismatches == 0, "%d of %d nodes differ, first %s", ws.mismatches, ws.nodes, ws.first_bad);
+    CHECK(ws.nodes > 10000 && ws.castles > 0 && ws.en_passants > 0 && ws.promotions > 0);
+    nnue_unload();
+}
+
+/* Wrapping int16 lanes: incremental and refreshed values still agree bit for bit. */
+TEST(nnue, accumulator_wraps_consistently) {
+    CHECK(install_stress_net(13));
+    rng_state = 0xBADC0DE;
+    WalkStats ws = {0};
+    accumulator_walks(&ws, 80, 2);
+    CHECK_MSG(ws.mismatches == 0, "%d of %d nodes differ, first %s", ws.mismatches, ws.nodes, ws.first_bad);
+    nnue_unload();
+}
+
+/* Backups: too few slots, refresh in the middle of a line, then unmaking past it. */
+TEST(nnue, accumulator_backup_edge_cases) {
+    CHECK(install_random_net(14));
+    Accumulator *acc = accumulator_create();
+    Position *pos = nn_position("8/8/4k3/8/8/3K4/8/7R w - - 0 1");
+    CHECK(acc && pos);
+    if (!acc || !pos) return;
+    pos->accumulator = acc;
+    accumulator_refresh(acc, pos);
+    WalkStats ws = {0};
+    /* only one slot: deeper king moves must fall back to rebuilding on unmake */
+    acc->capacity = 1;
+    rng_state = 77;
+    Move m;
+    int made = 0;
+    for (int i = 0; i < 60 && random_move(pos, &m); i++) {
+        note_move(&ws, pos, m);
+        pos_make_move(pos, m), made++;
+        check_node(&ws, pos, "make");
+        if (i == 30) {
+            accumulator_refresh(acc, pos); /* depth restarts at 0 here */
+            check_node(&ws, pos, "refresh");
+        }
+    }
+    while (made-- > 0) { /* the first 31 unmakes reach below the refresh point */
+        pos_unmake_move(pos);
+        check_node(&ws, pos, "unmake");
+    }
+    CHECK(acc->depth == -31);
+    CHECK_MSG(ws.mismatches == 0, "%d of %d nodes differ, first %s", ws.mismatches, ws.nodes, ws.first_bad);
+    CHECK(ws.king_moves > 10);
+    acc->capacity = MAX_STATES;
+    free(pos);
+    accumulator_destroy(acc);
+    nnue_unload();
+}
+
+TEST(nnue, null_move_leaves_accumulator) {
+    CHECK(install_random_net(15));
+    Accumulator *acc = accumulator_create();
+    Position *pos = nn_position("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    Position *other = nn_position("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1");
+    CHECK(acc && pos && other);
+    if (!acc || !pos || !other) return;
+    pos->accumulator = acc;
+    accumulator_refresh(acc, pos);
+    AccumulatorHalf before[2];
+    memcpy(before, acc->half, sizeof before);
+    pos_make_null(pos);
+    CHECK(memcmp(before, acc->half, sizeof before) == 0);
+    CHECK(accumulator_matches_refresh(acc, pos));
+    accumulator_assert_current(acc, pos, "null move");
+    /* same pieces, other side to move: equals the evaluation of that position from scratch */
+    CHECK(nnue_evaluate(pos) == nnue_evaluate(other));
+    pos_unmake_null(pos);
+    CHECK(accumulator_matches_refresh(acc, pos));
+    free(pos), free(other);
+    accumulator_destroy(acc);
+    nnue_unload();
+}
+
+/* ------------------------------------------------------------------ evaluation */
+
+static const char *const symmetry_fens[] = {
+    START_FEN,
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1",
+    "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+    "2k5/8/8/8/8/8/P7/1K6 b - - 0 1",
+    "7K/8/8/8/8/8/8/k7 w - - 0 1",
+    "1k6/8/8/8/8/8/NNN5/4K3 w - - 0 1",
+    "8/8/8/4k3/8/8/8/R3K3 b - - 0 1",
+    "8/8/3k4/8/4K3/8/8/2BN4 w - - 0 1",
+    "3qk3/8/8/8/8/8/8/3RK3 w - - 0 1",
+    "Q3k3/8/8/8/8/8/7q/4K3 b - - 0 1",
+    "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+    "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+    "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+    "8/8/1k6/8/2pP4/8/8/4K3 b - d3 0 1",
+    "3r2k1/p4ppp/1p6/8/8/1P6/P4PPP/3R2K1 w - - 0 30",
+    "8/P6k/8/8/8/8/6Kp/8 w - - 0 1",
+    "r1b1k2r/ppppnppp/2n2q2/2b5/3NP3/2P1B3/PP3PPP/RN1QKB1R w KQkq - 0 7",
+};
+#define SYMMETRY_COUNT ((int)(sizeof symmetry_fens / sizeof symmetry_fens[0]))
+
+TEST(nnue, colour_flip_symmetry) {
+    CHECK(install_random_net(21));
+    Accumulator *acc = accumulator_create(), *acc2 = accumulator_create();
+    Position *flipped = calloc(1, sizeof *flipped);
+    int distinct = 0, last = 123456;
+    for (int i = 0; acc && acc2 && flipped && i < SYMMETRY_COUNT; i++) {
+        Position *pos = nn_position(symmetry_fens[i]);
+        if (!pos) continue;
+        pos_flip(pos, flipped);
+        int plain = nnue_evaluate(pos), plain_flipped = nnue_evaluate(flipped);
+        pos->accumulator = acc, accumulator_refresh(acc, pos);
+        flipped->accumulator = acc2, accumulator_refresh(acc2, flipped);
+        int e = nnue_evaluate(pos), ef = nnue_evaluate(flipped);
+        CHECK_MSG(e == ef && e == plain && ef == plain_flipped, "%s: %d vs flipped %d (no accumulator %d / %d)",
+                  symmetry_fens[i], e, ef, plain, plain_flipped);
+        CHECK(nnue_psqt_only(pos) == nnue_psqt_only(flipped));
+        if (e != last) distinct++;
+        last = e;
+        flipped->accumulator = NULL;
+        free(pos);
+    }
+    CHECK_MSG(distinct > SYMMETRY_COUNT / 2, "random net gives too few distinct values (%d)", distinct);
+    free(flipped);
+    accumulator_destroy(acc), accumulator_destroy(acc2);
+    nnue_unload();
+}
+
+/* Random int16 accumulator halves, full range: the forward pass kernels alone. */
+static void compare_propagate_random(const NnueNet *net, int rounds, int *mismatch) {
+    _Alignas(64) int16_t a[NNUE_L1], b[NNUE_L1];
+    for (int r = 0; r < rounds; r++) {
+        for (int i = 0; i < NNUE_L1; i++) {
+            int mode = r % 3; /* full range, mostly in [0,127<<shift], mostly small */
+            a[i] = (int16_t)(mode == 0 ? (int)(nn_rand() & 0xFFFF) - 32768 : mode == 1 ? (int)(nn_rand() % 700) - 100
+                                                                                       : (int)(nn_rand() % 300) - 50);
+            b[i] = (int16_t)(mode == 0 ? (int)(nn_rand() & 0xFFFF) - 32768 : (int)(nn_rand() % 700) - 100);
+        }
+        nnue_set_simd(true);
+        int32_t v = nnue_propagate(net, a, b);
+        nnue_set_simd(false);
+        int32_t s = nnue_propagate(net, a, b);
+        nnue_set_simd(true);
+        if (v != s) (*mismatch)++;
+    }
+}
+
+static void compare_positions_simd_scalar(int *mismatch, int *checked) {
+    Accumulator *acc = accumulator_create();
+    if (!acc) return;
+    for (int i = 0; i < PLAYOUT_FEN_COUNT; i++) {
+        Position *pos = nn_position(playout_fens[i]);
+        if (!pos) continue;
+        pos->accumulator = acc;
+        nnue_set_simd(true);
+        accumulator_refresh(acc, pos);
+        Move m;
+        for (int ply = 0; ply < 120 && random_move(pos, &m); ply++) {
+            nnue_set_simd(ply & 1); /* alternate which kernels do the incremental updates */
+            pos_make_move(pos, m);
+            nnue_set_simd(true);
+            AccumulatorHalf fresh[2];
+            nnue_set_simd(false); /* scalar reference refresh */
+            accumulator_compute_half(nnue_current_net(), pos, WHITE, &fresh[WHITE]);
+            accumulator_compute_half(nnue_current_net(), pos, BLACK, &fresh[BLACK]);
+            int scalar_eval = nnue_evaluate(pos), scalar_psqt = nnue_psqt_only(pos);
+            nnue_set_simd(true);
+            int simd_eval = nnue_evaluate(pos), simd_psqt = nnue_psqt_only(pos);
+            for (int p = 0; p < 2; p++)
+                if (memcmp(fresh[p].values, acc->half[p].values, sizeof fresh[p].values) || fresh[p].psqt != acc->half[p].psqt)
+                    (*mismatch)++;
+            if (scalar_eval != simd_eval || scalar_psqt != simd_psqt) (*mismatch)++;
+            (*checked)++;
+        }
+        free(pos);
+    }
+    accumulator_destroy(acc);
+}
+
+TEST(nnue, simd_equals_scalar) {
+    printf("    vector path: %s\n", nnue_simd_name());
+    int mismatch = 0, checked = 0;
+    rng_state = 4242;
+    CHECK(install_random_net(31));
+    compare_propagate_random(nnue_current_net(), 600, &mismatch);
+    compare_positions_simd_scalar(&mismatch, &checked);
+    CHECK(install_stress_net(32));
+    compare_propagate_random(nnue_current_net(), 600, &mismatch);
+    compare_positions_simd_scalar(&mismatch, &checked);
+    nnue_set_simd(true);
+    CHECK_MSG(mismatch == 0, "%d mismatches (%d positions, 1200 random accumulators)", mismatch, checked);
+    CHECK(checked > 1000);
+    nnue_unload();
+}
+
+/* ------------------------------------------------------------------ net files */
+
+static bool write_bytes(const char *path, const uint8_t *buf, size_t size) {
+    FILE *f = fopen(path, "wb");
+    if (!f) return false;
+    bool ok = fwrite(buf, 1, size, f) == size;
+    return (fclose(f) == 0) && ok;
+}
+
+static void put32(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16), p[3] = (uint8_t)(v >> 24);
+}
+
+static void reseal(uint8_t *buf, size_t size) { put32(buf + 52, nnue_file_checksum(buf, size)); }
+
+TEST(nnue, load_refuses_bad_files_and_keeps_net) {
+    char good_path[96], bad_path[96];
+    snprintf(good_path, sizeof good_path, "/tmp/squall-nnue-test-%d-good.nnue", (int)getpid());
+    snprintf(bad_path, sizeof bad_path, "/tmp/squall-nnue-test-%d-bad.nnue", (int)getpid());
+    NnueNet *net = nnue_net_alloc();
+    uint8_t *image = malloc(NNUE_FILE_SIZE + 16), *work = malloc(NNUE_FILE_SIZE + 16);
+    CHECK(net && image && work);
+    if (!net || !image || !work) return;
+    nnue_net_init_random(net, 41);
+    nnue_net_write(net, image);
+    nnue_net_free(net);
+    CHECK(write_bytes(good_path, image, NNUE_FILE_SIZE));
+
+    char err[256] = "";
+    CHECK_MSG(nnue_load_file(good_path, err, sizeof err), "%s", err);
+    CHECK(nnue_is_loaded());
+    char name[256];
+    snprintf(name, sizeof name, "%s", nnue_net_name());
+    CHECK(strstr(good_path, name) != NULL);
+
+    Position *pos[3] = {nn_position(START_FEN), nn_position(symmetry_fens[1]), nn_position(symmetry_fens[6])};
+    int before[3];
+    for (int i = 0; i < 3; i++) before[i] = pos[i] ? nnue_evaluate(pos[i]) : 0;
+
+    struct {
+        const char *what, *expect;
+        size_t size;
+        int edit; /* which corruption */
+    } cases[] = {
+        {"truncated payload", "truncated", NNUE_FILE_SIZE / 2, 0},
+        {"truncated header", "truncated", 100, 0},
+        {"empty file", "truncated", 0, 0},
+        {"one byte short", "truncated", NNUE_FILE_SIZE - 1, 0},
+        {"trailing byte", "expected exactly", NNUE_FILE_SIZE + 1, 0},
+        {"wrong magic", "magic", NNUE_FILE_SIZE, 1},
+        {"wrong version", "version", NNUE_FILE_SIZE, 2},
+        {"wrong feature set", "feature set", NNUE_FILE_SIZE, 3},
+        {"wrong layer size", "layer sizes", NNUE_FILE_SIZE, 4},
+        {"flipped checksum byte", "checksum", NNUE_FILE_SIZE, 5},
+        {"flipped payload byte", "checksum", NNUE_FILE_SIZE, 6},
+        {"flipped description byte", "checksum", NNUE_FILE_SIZE, 7},
+        {"bad shift (resealed)", "shift", NNUE_FILE_SIZE, 8},
+        {"PSQT out of range (resealed)", "PSQT", NNUE_FILE_SIZE, 9},
+        {"bad payload size field", "payload size", NNUE_FILE_SIZE, 10},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        memcpy(work, image, NNUE_FILE_SIZE);
+        work[NNUE_FILE_SIZE] = 0;
+        switch (cases[c].edit) {
+        case 1: work[0] ^= 0x20; break;
+        case 2: put32(work + 8, 2); reseal(work, NNUE_FILE_SIZE); break;
+        case 3: put32(work + 12, 0x12345678); reseal(work, NNUE_FILE_SIZE); break;
+        case 4: put32(work + 20, 512); reseal(work, NNUE_FILE_SIZE); break;
+        case 5: work[53] ^= 0xFF; break;
+        case 6: work[NNUE_HEADER_SIZE + 123457] ^= 0x01; break;
+        case 7: work[60] ^= 0x01; break;
+        case 8: put32(work + 40, 40); reseal(work, NNUE_FILE_SIZE); break;
+        case 9: {
+            size_t psqt_offset = NNUE_HEADER_SIZE + (size_t)NNUE_INPUTS * NNUE_L1 * 2 + NNUE_L1 * 2;
+            put32(work + psqt_offset + 4 * 100, 0x7FFFFFFF);
+            reseal(work, NNUE_FILE_SIZE);
+            break;
+        }
+        case 10: put32(work + 48, 1000); reseal(work, NNUE_FILE_SIZE); break;
+        default: break;
+        }
+        CHECK(write_bytes(bad_path, work, cases[c].size));
+        err[0] = 0;
+        bool loaded = nnue_load_file(bad_path, err, sizeof err);
+        CHECK_MSG(!loaded, "%s was accepted", cases[c].what);
+        CHECK_MSG(strstr(err, cases[c].expect) != NULL && !strchr(err, '\n'), "%s: reason '%s' lacks '%s'",
+                  cases[c].what, err, cases[c].expect);
+        /* the good net is still the one in use */
+        CHECK(nnue_is_loaded() && strcmp(nnue_net_name(), name) == 0);
+        for (int i = 0; i < 3; i++)
+            if (pos[i]) CHECK_MSG(nnue_evaluate(pos[i]) == before[i], "%s changed the evaluation", cases[c].what);
+        /* the same refusal from memory */
+        CHECK(!nnue_load_memory(work, cases[c].size, "mem", err, sizeof err));
+    }
+    CHECK(!nnue_load_file("/nonexistent-dir/none.nnue", err, sizeof err));
+    CHECK_MSG(strstr(err, "cannot open") != NULL, "%s", err);
+    CHECK(nnue_is_loaded() && strcmp(nnue_net_name(), name) == 0);
+
+    /* a different valid net does replace it */
+    NnueNet *other = nnue_net_alloc();
+    if (other) {
+        nnue_net_init_random(other, 42);
+        CHECK(nnue_net_save(other, bad_path, err, sizeof err));
+        nnue_net_free(other);
+        CHECK_MSG(nnue_load_file(bad_path, err, sizeof err), "%s", err);
+        CHECK(strcmp(nnue_net_name(), name) != 0);
+        int changed = 0;
+        for (int i = 0; i < 3; i++)
+            if (pos[i] && nnue_evaluate(pos[i]) != before[i]) changed++;
+        CHECK(changed > 0);
+    }
+    for (int i = 0; i < 3; i++) free(pos[i]);
+    free(image), free(work);
+    remove(good_path), remove(bad_path);
+    nnue_unload();
+}
+
+/* ------------------------------------------------------------------ PSQT-classical net */
+
+/* The values docs/nnue.md lists for net-init --psqt-classical, restated here (owner-relative
+ * square: rank 0 is the owner's back rank). */
+static int hand_value(int type, int rel_rank, int file) {
+    static const int material[6] = {100, 320, 330, 500, 900, 0};
+    int v = material[type];
+    if (type == PAWN) v += 5 * (rel_rank - 1);
+    if (type == KNIGHT && (rel_rank == 0 || rel_rank == 7 || file == 0 || file == 7)) v -= 20;
+    if (type == ROOK && rel_rank == 6) v += 10;
+    return v;
+}
+
+static int hand_sum(const Position *pos) {
+    int score = 0;
+    for (int sq = 0; sq < 64; sq++) {
+        int pc = pos->board[sq];
+        if (pc == NO_PIECE) continue;
+        int colour = pc / 6, rank = sq / 8;
+        int v = hand_value(pc % 6, colour == WHITE ? rank : 7 - rank, sq % 8);
+        score += colour == pos->side ? v : -v;
+    }
+    return score;
+}
+
+TEST(nnue, psqt_classical_hand_sums) {
+    CHECK(install_classical_net());
+    static const struct { const char *fen; int cp; } cases[] = {
+        {START_FEN, 0},
+        /* Pe2 = 100 + 5*(1-1) = 100 for white */
+        {"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", 100},
+        {"4k3/8/8/8/8/8/4P3/4K3 b - - 0 1", -100},
+        /* Na1 on the rim 320-20 = 300; black rh1 is on black's 8th rank: 500. 300-500 */
+        {"4k3/8/8/8/8/8/8/N3K2r w - - 0 1", -200},
+        /* Pb7 = 100+5*5 = 125; black ra2 is on black's 7th rank: 510. black to move: 510-125 */
+        {"4k3/1P6/8/8/8/8/r7/4K3 b - - 0 1", 385},
+        /* Nd4 = 320; black pg2 is on black's 7th rank: 100+25 = 125. 320-125 */
+        {"4k3/8/8/8/3N4/8/6p1/4K3 w - - 0 1", 195},
+        /* 1.e4 Nc6: white pawn e4 +10, black knight off the rim +20: 10-20 */
+        {"r1bqkbnr/pppppppp/2n5/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2", -10},
+    };
+    Accumulator *acc = accumulator_create();
+    for (size_t c = 0; acc && c < sizeof cases / sizeof cases[0]; c++) {
+        Position *pos = nn_position(cases[c].fen);
+        if (!pos) continue;
+        pos->accumulator = acc;
+        accumulator_refresh(acc, pos);
+        NnueParts parts;
+        nnue_evaluate_parts(pos, &parts);
+        CHECK_MSG(nnue_evaluate(pos) == cases[c].cp && nnue_psqt_only(pos) == cases[c].cp && parts.hidden_units == 0,
+                  "%s: eval %d psqt %d hidden %d, want %d", cases[c].fen, nnue_evaluate(pos), nnue_psqt_only(pos),
+                  parts.hidden_units, cases[c].cp);
+        free(pos);
+    }
+    /* and along random games, against the sum restated above */
+    rng_state = 99;
+    int bad = 0, n = 0;
+    for (int i = 0; acc && i < PLAYOUT_FEN_COUNT; i++) {
+        Position *pos = nn_position(playout_fens[i]);
+        if (!pos) continue;
+        pos->accumulator = acc;
+        accumulator_refresh(acc, pos);
+        Move m;
+        for (int ply = 0; ply < 100 && random_move(pos, &m); ply++, n++) {
+            pos_make_move(pos, m);
+            if (nnue_evaluate(pos) != hand_sum(pos)) bad++;
+        }
+        free(pos);
+    }
+    CHECK_MSG(bad == 0, "%d of %d positions differ from the hand sum", bad, n);
+    accumulator_destroy(acc);
+    nnue_unload();
+}
+
+/* net-init through its command-line entry, then loading the file it wrote. */
+TEST(nnue, net_init_command_writes_loadable_nets) {
+    char path[96], seed_path[96], err[256];
+    snprintf(path, sizeof path, "/tmp/squall-nnue-test-%d-init.nnue", (int)getpid());
+    snprintf(seed_path, sizeof seed_path, "/tmp/squall-nnue-test-%d-seed.nnue", (int)getpid());
+    char *argv1[] = {"net-init", "--out", path, "--psqt-classical"};
+    CHECK(net_init_main(4, argv1) == 0);
+    CHECK_MSG(nnue_load_file(path, err, sizeof err), "%s", err);
+    Position *pos = nn_position("4k3/1P6/8/8/8/8/r7/4K3 b - - 0 1");
+    if (pos) CHECK(nnue_evaluate(pos) == 385);
+    /* same seed, same bytes */
+    char *argv2[] = {"--seed", "7", "--out", seed_path};
+    CHECK(net_init_main(4, argv2) == 0);
+    NnueNet *net = nnue_net_alloc();
+    uint8_t *a = malloc(NNUE_FILE_SIZE), *b = malloc(NNUE_FILE_SIZE + 1);
+    if (net && a && b) {
+        nnue_net_init_random(net, 7);
+        nnue_net_write(net, a);
+        FILE *f = fopen(seed_path, "rb");
+        size_t got = f ? fread(b, 1, NNUE_FILE_SIZE + 1, f) : 0;
+        if (f) fclose(f);
+        CHECK(got == NNUE_FILE_SIZE && memcmp(a, b, NNUE_FILE_SIZE) == 0);
+    }
+    char *argv3[] = {"--seed", "x1", "--out", seed_path};
+    CHECK(net_init_main(4, argv3) != 0);
+    char *argv4[] = {"--seed", "3"};
+    CHECK(net_init_main(2, argv4) != 0);
+    free(a), free(b), nnue_net_free(net), free(pos);
+    remove(path), remove(seed_path);
+    nnue_unload();
+}
+
+TEST(nnue, no_net_means_zero_and_trace_says_so) {
+    nnue_unload();
+    CHECK(!nnue_is_loaded());
+    CHECK(strcmp(nnue_net_name(), "none") == 0);
+    Position *pos = nn_position(START_FEN);
+    if (!pos) return;
+    CHECK(nnue_evaluate(pos) == 0 && nnue_psqt_only(pos) == 0);
+    /* make/unmake with an accumulator attached but no net must be harmless */
+    Accumulator *acc = accumulator_create();
+    pos->accumulator = acc;
+    accumulator_refresh(acc, pos);
+    Move m;
+    rng_state = 5;
+    int made = 0;
+    while (made < 20 && random_move(pos, &m)) pos_make_move(pos, m), made++;
+    while (made-- > 0) pos_unmake_move(pos);
+    CHECK(acc->depth == 0);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (f) {
+        nnue_trace(pos, f);
+        fclose(f);
+        CHECK(strstr(text, "no net") != NULL);
+        free(text);
+    }
+    /* with a net the trace shows both parts */
+    CHECK(install_random_net(51));
+    accumulator_refresh(acc, pos);
+    f = open_memstream(&text, &len);
+    if (f) {
+        nnue_trace(pos, f);
+        fclose(f);
+        CHECK(strstr(text, "psqt part") && strstr(text, "hidden part") && strstr(text, "NNUE evaluation"));
+        free(text);
+    }
+    accumulator_destroy(acc);
+    free(pos);
+    nnue_unload();
+}
