@@ -1,0 +1,677 @@
+/* Protocol tests: drive the real ./squall binary through pipes (UCI, xboard, terminal,
+ * batch mode, command line). Every read has a deadline, so a hung engine fails the test
+ * instead of hanging the runner; the engine is killed if it does not exit in time. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "board.h"
+#include "movegen.h"
+#include "notation.h"
+#include "test.h"
+
+/* Failure messages quote engine output; cutting it short in a message is fine. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#endif
+
+#define READ_TIMEOUT_MS 5000
+#define SEARCH_TIMEOUT_MS 10000
+
+typedef struct {
+    pid_t pid;
+    int to_engine, from_engine;
+    char buf[1 << 16];
+    size_t len;
+    bool eof;
+} Engine;
+
+static int64_t now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Starts the engine with extra arguments (NULL-terminated list). */
+static bool engine_start(Engine *e, const char *const *args) {
+    int in_pipe[2], out_pipe[2];
+    memset(e, 0, sizeof *e);
+    if (pipe(in_pipe) || pipe(out_pipe)) return false;
+    const char *argv[16];
+    int argc = 0;
+    argv[argc++] = test_engine_path;
+    for (int i = 0; args && args[i] && argc < 15; i++) argv[argc++] = args[i];
+    argv[argc] = NULL;
+    e->pid = fork();
+    if (e->pid < 0) return false;
+    if (e->pid == 0) {
+        dup2(in_pipe[0], STDIN_FILENO);
+        dup2(out_pipe[1], STDOUT_FILENO);
+        dup2(out_pipe[1], STDERR_FILENO);
+        close(in_pipe[0]), close(in_pipe[1]), close(out_pipe[0]), close(out_pipe[1]);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    close(in_pipe[0]), close(out_pipe[1]);
+    e->to_engine = in_pipe[1];
+    e->from_engine = out_pipe[0];
+    signal(SIGPIPE, SIG_IGN);
+    return true;
+}
+
+static void engine_send(Engine *e, const char *fmt, ...) {
+    char line[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    if (n > (int)sizeof line - 2) n = (int)sizeof line - 2;
+    line[n++] = '\n';
+    ssize_t w = write(e->to_engine, line, (size_t)n);
+    (void)w;
+}
+
+/* Next output line within timeout_ms; false on timeout or end of output. */
+static bool engine_line(Engine *e, char *out, size_t size, int timeout_ms) {
+    int64_t deadline = now_ms() + timeout_ms;
+    for (;;) {
+        char *nl = memchr(e->buf, '\n', e->len);
+        if (nl) {
+            size_t n = (size_t)(nl - e->buf);
+            snprintf(out, size, "%.*s", (int)n, e->buf);
+            memmove(e->buf, nl + 1, e->len - n - 1);
+            e->len -= n + 1;
+            return true;
+        }
+        if (e->eof) return false;
+        int64_t left = deadline - now_ms();
+        if (left <= 0) return false;
+        struct pollfd p = {.fd = e->from_engine, .events = POLLIN};
+        int r = poll(&p, 1, (int)left);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return false;
+        if (e->len == sizeof e->buf) e->len = 0; /* an absurd line: drop it */
+        ssize_t got = read(e->from_engine, e->buf + e->len, sizeof e->buf - e->len);
+        if (got <= 0) e->eof = true;
+        else e->len += (size_t)got;
+    }
+}
+
+/* Reads lines until one starts with prefix. Lines read before it are appended to seen
+ * (if given). Returns false on timeout. */
+static bool engine_expect(Engine *e, const char *prefix, char *line, size_t size, int timeout_ms, char *seen, size_t seen_size) {
+    int64_t deadline = now_ms() + timeout_ms;
+    char tmp[8192];
+    if (!line) line = tmp, size = sizeof tmp;
+    if (seen) seen[0] = '\0';
+    for (;;) {
+        int64_t left = deadline - now_ms();
+        if (left <= 0 || !engine_line(e, line, size, (int)left)) return false;
+        if (!strncmp(line, prefix, strlen(prefix))) return true;
+        if (seen) {
+            size_t n = strlen(seen);
+            snprintf(seen + n, seen_size - n, "%s\n", line);
+        }
+    }
+}
+
+/* Closes stdin and waits for the exit; kills the engine after timeout_ms. Returns the exit
+ * status, or -1 if it had to be killed. */
+static int engine_finish(Engine *e, int timeout_ms) {
+    if (e->to_engine >= 0) close(e->to_engine), e->to_engine = -1;
+    int64_t deadline = now_ms() + timeout_ms;
+    int status = 0;
+    for (;;) {
+        pid_t r = waitpid(e->pid, &status, WNOHANG);
+        if (r == e->pid) break;
+        if (now_ms() > deadline) {
+            kill(e->pid, SIGKILL);
+            waitpid(e->pid, &status, 0);
+            close(e->from_engine);
+            return -1;
+        }
+        char line[8192];
+        if (!engine_line(e, line, sizeof line, 20)) usleep(2000);
+    }
+    close(e->from_engine);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Runs the engine with args and stdin text; collects all output. Returns the exit status. */
+static int run_engine(const char *const *args, const char *input, char *output, size_t size, int timeout_ms) {
+    Engine e;
+    if (!engine_start(&e, args)) return -2;
+    if (input) engine_send(&e, "%s", input);
+    close(e.to_engine), e.to_engine = -1;
+    int64_t deadline = now_ms() + timeout_ms;
+    size_t n = 0;
+    output[0] = '\0';
+    char line[8192];
+    while (now_ms() < deadline && engine_line(&e, line, sizeof line, (int)(deadline - now_ms())))
+        if (n < size) n += (size_t)snprintf(output + n, size - n, "%s\n", line);
+    return engine_finish(&e, 1000);
+}
+
+/* The move after "bestmove " / "move " must be legal in fen + moves. */
+static bool legal_in(const char *fen, const char *moves, const char *move_text) {
+    static Position pos;
+    pos.accumulator = NULL;
+    if (!pos_set_fen(&pos, fen, NULL, 0)) return false;
+    char copy[1024];
+    snprintf(copy, sizeof copy, "%s", moves ? moves : "");
+    for (char *save, *m = strtok_r(copy, " ", &save); m; m = strtok_r(NULL, " ", &save)) {
+        Move mv = move_from_uci(&pos, m);
+        if (mv == MOVE_NONE) return false;
+        pos_make_move(&pos, mv);
+    }
+    char word[16];
+    if (sscanf(move_text, "%15s", word) != 1) return false;
+    return move_from_uci(&pos, word) != MOVE_NONE;
+}
+
+static const char *bestmove_of(const char *line) { return line + strlen("bestmove "); }
+
+/* ------------------------------------------------------------------ UCI */
+
+TEST(protocol, uci_handshake_and_options) {
+    Engine e;
+    CHECK(engine_start(&e, NULL));
+    engine_send(&e, "uci");
+    char seen[8192];
+    CHECK_MSG(engine_expect(&e, "uciok", NULL, 0, READ_TIMEOUT_MS, seen, sizeof seen), "no uciok");
+    CHECK(strstr(seen, "id name Squall\n") != NULL);
+    CHECK(strstr(seen, "id author the Squall developers\n") != NULL);
+    const char *options[] = {
+        "option name Hash type spin default 16 min 1 max 65536",
+        "option name Threads type spin default 1 min 1 max 256",
+        "option name MultiPV type spin default 1 min 1 max 64",
+        "option name Ponder type check default false",
+        "option name EvalFile type string default <embedded>",
+        "option name Move Overhead type spin default",
+        "option name EvalMode type combo default",
+        "option name LazyEval type check",
+        "option name LazyMargin type spin",
+        "option name UCI_ShowWDL type check default false",
+        "option name Clear Hash type button",
+    };
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
+        CHECK_MSG(strstr(seen, options[i]) != NULL, "missing '%s'", options[i]);
+    engine_send(&e, "isready");
+    CHECK(engine_expect(&e, "readyok", NULL, 0, READ_TIMEOUT_MS, NULL, 0));
+    engine_send(&e, "quit");
+    CHECK_MSG(engine_finish(&e, 2000) == 0, "quit did not exit cleanly");
+}
+
+TEST(protocol, uci_position_and_go_limits) {
+    Engine e;
+    char line[8192];
+    CHECK(engine_start(&e, NULL));
+    engine_send(&e, "uci");
+    CHECK(engine_expect(&e, "uciok", NULL, 0, READ_TIMEOUT_MS, NULL, 0));
+    engine_send(&e, "ucinewgame");
+    engine_send(&e, "position startpos moves e2e4 e7e5 g1f3");
+    engine_send(&e, "go depth 5");
+    char seen[16384];
+    CHECK_MSG(engine_expect(&e, "bestmove ", line, sizeof line, SEARCH_TIMEOUT_MS, seen, sizeof seen), "go depth: no bestmove");
+    CHECK_MSG(legal_in(START_FEN, "e2e4 e7e5 g1f3", bestmove_of(line)), "illegal: %s", line);
+    CHECK_MSG(strstr(seen, "info depth 5 ") != NULL, "no depth-5 info line");
+    CHECK_MSG(strstr(seen, " score cp ") && strstr(seen, " nodes ") && strstr(seen, " pv "), "info format: %s", seen);
+
+    engine_send(&e, "go nodes 20000");
+    CHECK_MSG(engine_expect(&e, "bestmove ", line, sizeof line, SEARCH_TIMEOUT_MS, NULL, 0), "go nodes: no bestmove");
+    CHECK_MSG(legal_in(START_FEN, "e2e4 e7e5 g1f3", bestmove_of(line)), "illegal: %s", line);
+
+    int64_t t0 = now_ms();
+    engine_send(&e, "go movetime 200");
+    CHECK_MSG(engine_expect(&e, "bestmove ", line, sizeof line, SEARCH_TIMEOUT_MS, NULL, 0), "go movetime: no bestmove");
+    int64_t took = now_ms() - t0;
+    CHECK_MSG(took < 1500, "movetime 200 took %lld ms", (long long)took);
+
+    const char *fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    engine_send(&e, "position fen %s moves f1b5 a7a6", fen);
+    engine_send(&e, "go wtime 2000 btime 2000 winc 20 binc 20");
+    CHECK_MSG(engine_expect(&e, "bestmove ", line, sizeof line, SEARCH_TIMEOUT_MS, NULL, 0), "go wtime: no bestmove");
+    CHECK_MSG(legal_in(fen, "f1b5 a7a6", bestmove_of(line)), "illegal: %s", line);
+
+    engine_send(&e, "go depth 3 searchmoves a2a3 h2h3");
+    CHECK(engine_expect(&e, "bestmove ", line, sizeof line, SEARCH_TIMEOUT_MS, NULL, 0));
+    CHECK_MSG(!strncmp(bestmove_of(line), "a2a3", 4) || !strncmp(bestmove_of(line), "h2h3", 4), "searchmoves ignored: %s", line);
+
+    engine_send(&e, "go perft 3");
+    CHECK_MSG(engine_expect(&e, "Nodes searched: ", line, sizeof line, READ_TIMEOUT_MS, NULL, 0), "go perft");
+    engine_send(&e, "quit");
+    CHECK(engine_finish(&e, 2000) == 0);
+}
+
+TEST(protocol, uci_infinite_stop_is_fast) {
+    Engine e;
+    char line[8192];
+    CHECK(engine_start(&e, NULL));
+    engine_send(&e, "uci");
+    CHECK(engine_expect(&e, "uciok", NULL, 0, READ_TIMEOUT_MS, NULL, 0));
+    engine_send(&e, "position startpos");
+    engine_send(&e, "go infinite");
+    engine_send(&e, "isready"); /* answered while searching */
+    CHECK_MSG(engine_expect(&e, "readyok", NULL, 0, 1000, NULL, 0), "isready not answered during search");
+    usleep(300 * 1000);
+    CHECK_MSG(e.len == 0 || !strstr(e.buf, "bestmove"), "infinite search stopped by itself");
+    int64_t t0 = now_ms();
+    engine_send(&e, "stop");
+    CHECK_MSG(engine_expect(&e, "bestmove ", line, sizeof line, 2000, NULL, 0), "no bestmove after stop");
+    int64_t took = now_ms() - t0;
+    CHECK_MSG(took < 500, "stop took %lld ms", (long long)took);
+    CHECK(legal_in(START_FEN, "", bestmove_of(line)));
+    engine_send(&e, "quit");
+    CHECK(engine_finish(&e, 2000) == 0);
+}
+
+TEST(protocol, uci_ponder_and_ponderhit) {
+    Engine e;
+    char line[8192];
+    CHECK(engine_start(&e, NULL));
+    engine_send(&e, "uci");
+    CHECK(engine_expect(&e, "uciok", NULL, 0, READ_TIMEOUT_MS, NULL, 0));
+    engine_send(&e, "setoption name Ponder value true");
+    engine_send(&e, "position startpos moves d2d4 d7d5");
+    engine_send(&e, "go ponder wtime 1000 btime 1000");
+    usleep(300 * 1000);
+    engine_send(&e, "isready");
+    char seen[65536];
+    CHECK(engine_expect(&e, "readyok", NULL, 0, 1000, seen, sizeof seen));
+    CHECK_MSG(!strstr(seen, "bestmove"), "bestmove while pondering");
+    engine_send(&e, "ponderhit");
+    CHECK_MSG(engine_expect(&e, "bestmove ", line, sizeof line, 3000, NULL, 0), "no bestmove after ponderhit");
+    CHECK(legal_in(START_FEN, "d2d4 d7d5", bestmove_of(line)));
+    engine_send(&e, "quit");
+    CHECK(engine_finish(&e, 2000) == 0);
+}
+
+/* The FEN line of `d`. */
+static bool board_fen(Engine *e, char *fen, size_t size) {
+    char line[8192];
+    engine_send(e, "d");
+    if (!engine_expect(e, "Fen: ", line, sizeof line, READ_TIMEOUT_MS, NULL, 0)) return false;
+    snprintf(fen, size, "%s", line + 5);
+    return true;
+}
+
+TEST(protocol, uci_bad_input_changes_nothing) {
+    Engine e;
+    char line[8192], seen[8192], before[256], after[256];
+    CHECK(engine_start(&e, NULL));
+    engine_send(&e, "uci");
+    CHECK(engine_expect(&e, "uciok", NULL, 0, READ_TIMEOUT_MS, NULL, 0));
+    engine_send(&e, "position startpos moves e2e4 c7c5");
+    CHECK(board_fen(&e, before, sizeof before));
+
+    const char *bad[] = {
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        "position fen",
+        "position startpos moves e2e4 e7e5 e1e3",
+        "position startpos moves e2e4 zzzz",
+        "position sideways",
+        "setoption name Hash value 0",
+        "setoption name Hash value 12abc",
+        "setoption name Threads value 100000",
+        "setoption name NoSuchOption value 3",
+        "setoption name EvalMode value quantum",
+        "setoption name Ponder value maybe",
+        "setoption name EvalFile value /nonexistent/net.nnue",
+        "go depth x",
+        "go movetime -5",
+        "go searchmoves e2e5",
+        "perft 0",
+        "bench x",
+        "frobnicate",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        engine_send(&e, "%s", bad[i]);
+        engine_send(&e, "isready");
+        CHECK_MSG(engine_expect(&e, "readyok", NULL, 0, READ_TIMEOUT_MS, seen, sizeof seen), "'%s' hung", bad[i]);
+        int errors = 0;
+        for (char *p = seen; (p = strstr(p, "info string error: ")); p++) errors++;
+        CHECK_MSG(errors == 1, "'%s' gave %d error lines: %s", bad[i], errors, seen);
+        CHECK_MSG(!strstr(seen, "bestmove"), "'%s' started a search", bad[i]);
+    }
+    CHECK(board_fen(&e, after, sizeof after));
+    CHECK_MSG(!strcmp(before, after), "position changed: %s -> %s", before, after);
+
+    /* the good settings are accepted silently */
+    engine_send(&e, "setoption name Hash value 8");
+    engine_send(&e, "setoption name move overhead value 50");
+    engine_send(&e, "setoption name Clear Hash");
+    engine_send(&e, "setoption name UCI_ShowWDL value true");
+    engine_send(&e, "isready");
+    CHECK(engine_expect(&e, "readyok", NULL, 0, READ_TIMEOUT_MS, seen, sizeof seen));
+    CHECK_MSG(!strstr(seen, "error"), "good setoption rejected: %s", seen);
+
+    /* the engine still searches the unchanged position */
+    engine_send(&e, "go depth 3");
+    CHECK(engine_expect(&e, "bestmove ", line, sizeof line, SEARCH_TIMEOUT_MS, seen, sizeof seen));
+    CHECK(legal_in(START_FEN, "e2e4 c7c5", bestmove_of(line)));
+    CHECK_MSG(strstr(seen, " wdl ") != NULL, "UCI_ShowWDL had no effect");
+
+    engine_send(&e, "ucinewgame");
+    CHECK(board_fen(&e, after, sizeof after));
+    CHECK_MSG(!strcmp(after, START_FEN), "ucinewgame did not reset: %s", after);
+    engine_send(&e, "quit");
+    CHECK(engine_finish(&e, 2000) == 0);
+}
+
+TEST(protocol, uci_no_legal_moves) {
+    Engine e;
+    char line[8192];
+    CHECK(engine_start(&e, NULL));
+    engine_send(&e, "uci");
+    CHECK(engine_expect(&e, "uciok", NULL, 0, READ_TIMEOUT_MS, NULL, 0));
+    engine_send(&e, "position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"); /* stalemate */
+    engine_send(&e, "go depth 5");
+    CHECK(engine_expect(&e, "bestmove ", line, sizeof line, SEARCH_TIMEOUT_MS, NULL, 0));
+    CHECK_MSG(!strcmp(line, "bestmove 0000"), "got '%s'", line);
+    engine_send(&e, "quit");
+    CHECK(engine_finish(&e, 2000) == 0);
+}
+
+/* ------------------------------------------------------------------ xboard */
+
+static void xboard_open(Engine *e, char *features, size_t size) {
+    CHECK(engine_start(e, NULL));
+    engine_send(e, "xboard");
+    engine_send(e, "protover 2");
+    CHECK_MSG(engine_expect(e, "feature done=1", NULL, 0, READ_TIMEOUT_MS, features, size), "no feature done=1");
+}
+
+/* ping/pong round trip; what came before the pong is left in seen. */
+static bool xboard_sync(Engine *e, int n, char *seen, size_t size) {
+    char want[32];
+    engine_send(e, "ping %d", n);
+    snprintf(want, sizeof want, "pong %d", n);
+    return engine_expect(e, want, NULL, 0, READ_TIMEOUT_MS, seen, size);
+}
+
+TEST(protocol, xboard_features) {
+    Engine e;
+    char features[8192];
+    xboard_open(&e, features, sizeof features);
+    const char *want[] = {"ping=1", "setboard=1", "usermove=1", "san=0", "sigint=0", "sigterm=0", "analyze=1",
+                          "colors=0", "memory=1", "smp=1", "myname=\"Squall\"", "feature option=\""};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        CHECK_MSG(strstr(features, want[i]) != NULL, "missing feature %s", want[i]);
+    engine_send(&e, "quit");
+    CHECK(engine_finish(&e, 2000) == 0);
+}
+
+TEST(protocol, xboard_game_commands) {
+    Engine e;
+    char features[8192], seen[16384], line[8192], fen[256];
+    xboard_open(&e, features, sizeof features);
+    engine_send(&e, "accepted usermove");
+    engine_send(&e, "new");
+    engine_send(&e, "random");
+    engine_send(&e, "level 40 5 0");
+    engine_send(&e, "level 0 2:30 1");
+    engine_send(&e, "st 2");
+    engine_send(&e, "sd 4");
+    engine_send(&e, "time 30000");
+    engine_send(&e, "otim 30000");
+    engine_send(&e, "memory 32");
+    engine_send(&e, "cores 1");
+    engine_send(&e, "option Move Overhead=20");
+    engine_send(&e, "post");
+    engine_send(&e, "hard");
+    engine_send(&e, "easy");
+    engine_send(&e, "force");
+    engine_send(&e, "usermove e2e4");
+    engine_send(&e, "e7e5"); /* a bare move is accepted too */
+    CHECK(xboard_sync(&e, 1, seen, sizeof seen));
+    CHECK_MSG(!strstr(seen, "Error") && !strstr(seen, "Illegal"), "setup rejected: %s", seen);
+
+    engine_send(&e, "usermove e1e3");
+    CHECK_MSG(engine_expect(&e, "Illegal move: e1e3", NULL, 0, READ_TIMEOUT_MS, NULL, 0), "no illegal-move message");
+    engine_send(&e, "frobnicate");
+    CHECK_MSG(engine_expect(&e, "Error (unknown command): frobnicate", NULL, 0, READ_TIMEOUT_MS, NULL, 0), "no unknown-command error");
+    engine_send(&e, "level 40 x 0");
+    CHECK(engine_expect(&e, "Error (", NULL, 0, READ_TIMEOUT_MS, NULL, 0));
+
+    CHECK(board_fen(&e, fen, sizeof fen));
+    CHECK_MSG(!strcmp(fen, "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"), "fen %s", fen);
+
+    engine_send(&e, "go");
+    CHECK_MSG(engine_expect(&e, "move ", line, sizeof line, SEARCH_TIMEOUT_MS, seen, sizeof seen), "no move after go");
+    CHECK_MSG(legal_in(START_FEN, "e2e4 e7e5", line + 5), "illegal engine move %s", line);
+    CHECK_MSG(strstr(seen, "4 ") != NULL, "no thinking output: %s", seen);
+
+    /* undo takes back the engine's move, remove two more plies */
+    engine_send(&e, "force");
+    engine_send(&e, "undo");
+    CHECK(board_fen(&e, fen, sizeof fen));
+    CHECK_MSG(!strcmp(fen, "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"), "after undo %s", fen);
+    engine_send(&e, "remove");
+    CHECK(board_fen(&e, fen, sizeof fen));
+    CHECK_MSG(!strcmp(fen, START_FEN), "after remove %s", fen);
+    engine_send(&e, "undo");
+    CHECK(engine_expect(&e, "Error (", NULL, 0, READ_TIMEOUT_MS, NULL, 0));
+
+    /* setboard: good one taken, bad one refused without change */
+    const char *good = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+    engine_send(&e, "setboard %s", good);
+    engine_send(&e, "setboard 4k3/8/8/8/8/8/8/4K2P w - - 0 1");
+    CHECK_MSG(engine_expect(&e, "tellusererror Illegal position", NULL, 0, READ_TIMEOUT_MS, NULL, 0), "bad setboard accepted");
+    CHECK(board_fen(&e, fen, sizeof fen));
+    CHECK_MSG(!strcmp(fen, good), "setboard changed to %s", fen);
+
+    engine_send(&e, "result 1/2-1/2 {test}");
+    engine_send(&e, "new");
+    CHECK(xboard_sync(&e, 2, seen, sizeof seen));
+    CHECK_MSG(!strstr(seen, "Error"), "%s", seen);
+    engine_send(&e, "quit");
+    CHECK(engine_finish(&e, 2000) == 0);
+}
+
+TEST(protocol, xboard_move_now_and_playing_black) {
+    Engine e;
+    char features[8192], line[8192];
+    xboard_open(&e, features, sizeof features);
+    engine_send(&e, "new");
+    engine_send(&e, "st 30");
+    engine_send(&e, "usermove d2d4"); /* engine plays black after new */
+    usleep(300 * 1000);
+    int64_t t0 = now_ms();
+    engine_send(&e, "?");
+    CHECK_MSG(engine_expect(&e, "move ", line, sizeof line, 3000, NULL, 0), "no move after ?");
+    int64_t took = now_ms() - t0;
+    CHECK_MSG(took < 500, "? took %lld ms", (long long)took);
+    CHECK(legal_in(START_FEN, "d2d4", line + 5));
+    engine_send(&e, "quit");
+    CHECK(engine_finish(&e, 2000) == 0);
+}
+
+TEST(protocol, xboard_analyze_and_claims) {
+    Engine e;
+    char features[8192], line[8192], seen[65536];
+    xboard_open(&e, features, sizeof features);
+    engine_send(&e, "new");
+    engine_send(&e, "force");
+    engine_send(&e, "post");
+    engine_send(&e, "analyze");
+    usleep(200 * 1000);
+    engine_send(&e, ".");
+    CHECK_MSG(engine_expect(&e, "stat01: ", line, sizeof line, READ_TIMEOUT_MS, NULL, 0), "no stat01 line");
+    engine_send(&e, "usermove e2e4"); /* analysis follows the moves */
+    usleep(100 * 1000);
+    engine_send(&e, "exit");
+    CHECK(xboard_sync(&e, 7, seen, sizeof seen));
+    CHECK_MSG(!strstr(seen, "move ") || strstr(seen, "Illegal"), "analysis made a move: %s", seen);
+
+    /* the engine mates and claims it */
+    engine_send(&e, "setboard 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1");
+    engine_send(&e, "sd 4");
+    engine_send(&e, "go");
+    CHECK(engine_expect(&e, "move ", line, sizeof line, SEARCH_TIMEOUT_MS, NULL, 0));
+    CHECK_MSG(!strcmp(line, "move a1a8"), "%s", line);
+    CHECK_MSG(engine_expect(&e, "1-0 {White mates}", NULL, 0, READ_TIMEOUT_MS, NULL, 0), "no mate claim");
+
+    /* a stalemated engine claims the draw instead of searching */
+    engine_send(&e, "force");
+    engine_send(&e, "setboard 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    engine_send(&e, "go");
+    CHECK_MSG(engine_expect(&e, "1/2-1/2 {Stalemate}", NULL, 0, READ_TIMEOUT_MS, NULL, 0), "no stalemate claim");
+    engine_send(&e, "quit");
+    CHECK(engine_finish(&e, 2000) == 0);
+}
+
+TEST(protocol, xboard_ponder_hit) {
+    Engine e;
+    char features[8192], line[8192];
+    xboard_open(&e, features, sizeof features);
+    engine_send(&e, "new");
+    engine_send(&e, "hard");
+    engine_send(&e, "st 1");
+    engine_send(&e, "usermove e2e4");
+    CHECK(engine_expect(&e, "move ", line, sizeof line, SEARCH_TIMEOUT_MS, NULL, 0));
+    char ours[16];
+    snprintf(ours, sizeof ours, "%s", line + 5);
+    engine_send(&e, "hint");
+    if (engine_expect(&e, "Hint: ", line, sizeof line, 1000, NULL, 0)) {
+        char reply[16];
+        snprintf(reply, sizeof reply, "%s", line + 6);
+        engine_send(&e, "usermove %s", reply); /* ponder hit */
+        char moves[64];
+        snprintf(moves, sizeof moves, "e2e4 %s %s", ours, reply);
+        CHECK_MSG(engine_expect(&e, "move ", line, sizeof line, 4000, NULL, 0), "no move after ponder hit");
+        CHECK_MSG(legal_in(START_FEN, moves, line + 5), "illegal %s after %s", line, moves);
+    }
+    engine_send(&e, "quit");
+    CHECK(engine_finish(&e, 2000) == 0);
+}
+
+/* ------------------------------------------------------------------ terminal, batch, command line */
+
+TEST(protocol, terminal_prompt) {
+    char out[65536];
+    const char *input = "e4 e5\nNf3\nd\nundo\nposition startpos moves d2d4\ngo depth 3\nmoves\n";
+    int rc = run_engine(NULL, input, out, sizeof out, SEARCH_TIMEOUT_MS);
+    CHECK_MSG(rc == 0, "exit %d", rc);
+    CHECK_MSG(strstr(out, "Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"), "%s", out);
+    char *best = strstr(out, "bestmove ");
+    CHECK_MSG(best && legal_in(START_FEN, "d2d4", best + 9), "%s", out);
+    CHECK_MSG(strstr(out, "error: unknown command 'moves'"), "%s", out);
+}
+
+TEST(protocol, batch_mode) {
+    char out[65536];
+    const char *fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "setboard %s; sd 4; go", fen);
+    const char *args[] = {"--batch", "--command", cmd, NULL};
+    int rc = run_engine(args, NULL, out, sizeof out, SEARCH_TIMEOUT_MS);
+    CHECK_MSG(rc == 0, "exit %d: %s", rc, out);
+    char *best = strstr(out, "bestmove ");
+    CHECK_MSG(best && legal_in(fen, "", best + 9), "%s", out);
+
+    const char *perft_args[] = {"--command", "perft 2; divide 1", NULL};
+    rc = run_engine(perft_args, NULL, out, sizeof out, READ_TIMEOUT_MS);
+    CHECK(rc == 0);
+    CHECK_MSG(strstr(out, "Nodes searched: 400\n") && strstr(out, "Nodes searched: 20\n") && strstr(out, "e2e4: 20\n"), "%s", out);
+
+    const char *bad_args[] = {"--command", "setboard nonsense; d", NULL};
+    rc = run_engine(bad_args, NULL, out, sizeof out, READ_TIMEOUT_MS);
+    CHECK_MSG(rc == 1, "bad batch command exit %d", rc);
+    CHECK_MSG(strstr(out, "error: bad FEN") && strstr(out, "Fen: " START_FEN), "%s", out);
+
+    const char *dump_args[] = {"--command", "setboard 4k3/8/8/8/8/8/8/4K3 w - - 0 1; dump nnuefeatures; eval", NULL};
+    rc = run_engine(dump_args, NULL, out, sizeof out, READ_TIMEOUT_MS);
+    CHECK_MSG(rc == 0, "exit %d: %s", rc, out);
+    CHECK_MSG(strstr(out, "NNUE_FEATURES white ") && strstr(out, "NNUE_FEATURES black "), "%s", out);
+}
+
+TEST(protocol, subcommands_and_bad_arguments) {
+    char out[65536];
+    const char *perft_args[] = {"perft", "3", NULL};
+    CHECK(run_engine(perft_args, NULL, out, sizeof out, READ_TIMEOUT_MS) == 0);
+    CHECK_MSG(strstr(out, "Nodes searched: 8902\n"), "%s", out);
+    const char *perft_fen[] = {"perft", "2", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R", "w", "KQkq", "-", NULL};
+    CHECK(run_engine(perft_fen, NULL, out, sizeof out, READ_TIMEOUT_MS) == 0);
+    CHECK_MSG(strstr(out, "Nodes searched: 2039\n"), "%s", out);
+
+    const char *help[] = {"--help", NULL};
+    CHECK(run_engine(help, NULL, out, sizeof out, READ_TIMEOUT_MS) == 0);
+    CHECK(strstr(out, "usage: squall") != NULL);
+
+    static const char *const bad[][4] = {
+        {"--hash", "abc", NULL}, {"--hash", "0", NULL}, {"--cpus", "-1", NULL}, {"--nope", NULL},
+        {"frobnicate", NULL},    {"perft", "x", NULL},  {"perft", NULL},        {"perft", "2", "not-a-fen", NULL},
+        {"bench", "0", NULL},    {"--logfile", "/nonexistent/dir/log", NULL},  {"--hash", NULL},
+        {"--evalfile", "/nonexistent.nnue", NULL},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int rc = run_engine(bad[i], "quit\n", out, sizeof out, READ_TIMEOUT_MS);
+        CHECK_MSG(rc == 2, "'%s %s' exit %d", bad[i][0], bad[i][1] ? bad[i][1] : "", rc);
+        char *nl = strchr(out, '\n');
+        CHECK_MSG(!strncmp(out, "squall: ", 8) && nl && !nl[1], "'%s' should give one line: %s", bad[i][0], out);
+    }
+}
+
+static bool write_file(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    if (!f) return false;
+    fputs(text, f);
+    return fclose(f) == 0;
+}
+
+TEST(protocol, script_epd_and_logfile) {
+    char dir[] = "/tmp/squall-test-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char script[128], epd[128], log[128], cmd[512], out[65536];
+    snprintf(script, sizeof script, "%s/cmds.txt", dir);
+    snprintf(epd, sizeof epd, "%s/suite.epd", dir);
+    snprintf(log, sizeof log, "%s/log.txt", dir);
+    CHECK(write_file(script, "# a comment\nposition startpos moves e2e4\n\nsd 3\ngo\nperft 1\n"));
+    CHECK(write_file(epd, "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - bm Ra8#; id \"mate1\";\n"
+                          "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - am Kf1; id \"avoid\";\n"
+                          "garbage line\n"));
+    snprintf(cmd, sizeof cmd, "script %s; epd %s depth 4", script, epd);
+    const char *args[] = {"--logfile", log, "--command", cmd, NULL};
+    int rc = run_engine(args, NULL, out, sizeof out, SEARCH_TIMEOUT_MS);
+    CHECK_MSG(rc == 1, "exit %d (the garbage EPD line is an error)", rc);
+    char *best = strstr(out, "bestmove ");
+    CHECK_MSG(best && legal_in(START_FEN, "e2e4", best + 9), "%s", out);
+    CHECK_MSG(strstr(out, "Nodes searched: 20\n"), "%s", out);
+    CHECK_MSG(strstr(out, "mate1") && strstr(out, "solved 2 of 2\n"), "%s", out);
+    CHECK_MSG(strstr(out, "error: epd line 3"), "%s", out);
+
+    FILE *f = fopen(log, "r");
+    CHECK(f != NULL);
+    if (f) {
+        char text[65536];
+        size_t n = fread(text, 1, sizeof text - 1, f);
+        text[n] = '\0';
+        fclose(f);
+        CHECK_MSG(strstr(text, " < sd 3\n") && strstr(text, " > bestmove "), "log: %s", text);
+    }
+
+    snprintf(cmd, sizeof cmd, "script %s/missing.txt; epd %s/missing.epd", dir, dir);
+    const char *missing[] = {"--command", cmd, NULL};
+    rc = run_engine(missing, NULL, out, sizeof out, READ_TIMEOUT_MS);
+    CHECK_MSG(rc == 1 && strstr(out, "error: script: cannot open") && strstr(out, "error: epd: cannot open"), "%s", out);
+    unlink(script), unlink(epd), unlink(log), rmdir(dir);
+}
+
+TEST(protocol, eof_finishes_piped_search) {
+    char out[65536];
+    int rc = run_engine(NULL, "uci\nposition startpos\ngo depth 4\n", out, sizeof out, SEARCH_TIMEOUT_MS);
+    CHECK_MSG(rc == 0, "exit %d", rc);
+    char *best = strstr(out, "bestmove ");
+    CHECK_MSG(best && legal_in(START_FEN, "", best + 9), "%s", out);
+}
