@@ -311,10 +311,11 @@ static inline int clamp_eval(int64_t v) {
     return v > NNUE_EVAL_LIMIT ? NNUE_EVAL_LIMIT : v < -NNUE_EVAL_LIMIT ? -NNUE_EVAL_LIMIT : (int)v;
 }
 
-/* The accumulator halves to use: the attached one, or a temporary built into tmp. */
+/* The accumulator halves to use: the attached one, or a temporary built into tmp. An accumulator
+ * last refreshed under another net (a net was loaded after it was attached) is never trusted. */
 static const AccumulatorHalf *halves_for(const NnueNet *net, const Position *pos, AccumulatorHalf tmp[2]) {
     const Accumulator *acc = pos->accumulator;
-    if (acc) {
+    if (acc && acc->net_generation == nnue_generation) {
 #if !defined(NDEBUG) || defined(SQUALL_CHECK_ACCUMULATOR)
         accumulator_assert_current(acc, pos, "evaluate");
 #endif

@@ -135,7 +135,8 @@ int nnue_speed_main(int argc, char **argv);
 /* false: every kernel (accumulator and forward pass) runs the scalar reference. Default true. */
 void nnue_set_simd(bool enabled);
 bool nnue_simd_enabled(void);
-/* Forward pass of the hidden layers on two accumulator halves (stm first). */
+/* Forward pass of the hidden layers on two accumulator halves (stm first); returns output units.
+ * Both halves must be 64-byte aligned (as AccumulatorHalf.values is). */
 int32_t nnue_propagate(const NnueNet *net, const int16_t *stm_half, const int16_t *other_half);
 
 #endif

@@ -837,3 +837,25 @@ TEST(nnue, no_net_means_zero_and_trace_says_so) {
     free(pos);
     nnue_unload();
 }
+
+/* A net loaded after an accumulator was refreshed: evaluations must not use the stale values. */
+TEST(nnue, stale_accumulator_after_net_change_is_not_used) {
+    CHECK(install_random_net(61));
+    Accumulator *acc = accumulator_create();
+    Position *pos = nn_position(symmetry_fens[5]);
+    CHECK(acc && pos);
+    if (!acc || !pos) return;
+    pos->accumulator = acc;
+    accumulator_refresh(acc, pos);
+    CHECK(install_random_net(62));
+    CHECK(!accumulator_matches_refresh(acc, pos));
+    int with_stale = nnue_evaluate(pos), psqt_stale = nnue_psqt_only(pos);
+    pos->accumulator = NULL;
+    CHECK(with_stale == nnue_evaluate(pos) && psqt_stale == nnue_psqt_only(pos));
+    pos->accumulator = acc;
+    accumulator_refresh(acc, pos);
+    CHECK(accumulator_matches_refresh(acc, pos) && nnue_evaluate(pos) == with_stale);
+    free(pos);
+    accumulator_destroy(acc);
+    nnue_unload();
+}
