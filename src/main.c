@@ -7,11 +7,13 @@
 #include "bench.h"
 #include "board.h"
 #include "commands.h"
+#include "datagen.h"
 #include "engine_io.h"
 #include "nnue.h"
 #include "options.h"
 #include "perft.h"
 #include "search.h"
+#include "train.h"
 
 typedef int (*SubcommandMain)(int argc, char **argv);
 
@@ -30,6 +32,8 @@ static const struct {
     {"perft", perft_main, "perft N [FEN]            move-path count per root move and in total"},
     {"net-init", net_init_main, "net-init --seed S --out FILE [--psqt-classical]   write a fresh net"},
     {"nnue-speed", nnue_speed_main, "nnue-speed [--iterations N]   NNUE kernel timings"},
+    {"datagen", datagen_main, "datagen --out FILE --games N|--positions N [...]   self-play training data"},
+    {"train", train_main, "train --data FILE[,FILE] --out NET [...]   train a net from datagen records"},
 };
 
 #define SUBCOMMAND_COUNT ((int)(sizeof subcommands / sizeof subcommands[0]))
