@@ -53,6 +53,7 @@ typedef struct {
     RootMove root_moves[MAX_MOVES];
     int root_count, pv_index, multipv;
     int completed_depth;
+    int root_depth;                 /* depth of the iteration in progress */
     EvalStats eval_stats;
     pthread_t handle;
 } SearchThread;
@@ -442,7 +443,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
             int multicut = SCORE_NONE;
             extension = singular_extension(t, ss, m, &tt, tt_score, depth, beta, cut_node, ply, pv_node, &multicut);
             if (multicut != SCORE_NONE) return multicut;
-        } else if (gives_check && ply < 2 * (depth + ply)) {
+        } else if (gives_check && ply < 2 * t->root_depth) {
             extension = 1; /* check extension */
         }
 
@@ -591,6 +592,7 @@ static void iterative_deepening(SearchThread *t) {
     if (t->root_count == 0) return;
 
     for (int depth = 1; depth <= max_depth; depth++) {
+        t->root_depth = depth;
         for (int i = 0; i < t->root_count; i++) t->root_moves[i].prev_score = t->root_moves[i].score;
         for (t->pv_index = 0; t->pv_index < t->multipv; t->pv_index++) {
             t->seldepth = 0;
