@@ -812,7 +812,7 @@ void search_stop(void) { atomic_store(&engine.stop, true); }
 
 void search_ponderhit(void) {
     /* the clock starts now: pondering time was the opponent's */
-    engine.tm.start_ms = time_now_ms();
+    timeman_restart(&engine.tm);
     atomic_store(&engine.pondering, false);
 }
 

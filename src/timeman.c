@@ -11,7 +11,7 @@ int64_t time_now_ms(void) {
 }
 
 void timeman_init(TimeManager *tm, const SearchLimits *limits, int side, int game_ply, int overhead_ms) {
-    tm->start_ms = time_now_ms();
+    timeman_restart(tm);
     tm->timed = false;
     tm->soft_ms = tm->hard_ms = INT64_MAX / 4;
     if (limits->movetime > 0) {
