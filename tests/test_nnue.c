@@ -347,6 +347,8 @@ TEST(nnue, accumulator_matches_refresh_in_walks) {
     rng_state = 0xC0FFEE;
     WalkStats ws = {0};
     accumulator_walks(&ws, 160, 6);
+    printf("    %d nodes: %d king moves, %d castles, %d en passant, %d promotions\n", ws.nodes, ws.king_moves, ws.castles,
+           ws.en_passants, ws.promotions);
     CHECK_MSG(ws.mismatches == 0, "%d of %d nodes differ, first %s", ws.mismatches, ws.nodes, ws.first_bad);
     CHECK_MSG(ws.king_moves > 100 && ws.castles > 0 && ws.en_passants > 0 && ws.promotions > 0,
               "coverage: %d king moves, %d castles, %d ep, %d promotions", ws.king_moves, ws.castles, ws.en_passants,
@@ -375,6 +377,8 @@ TEST(nnue, accumulator_matches_refresh_in_trees) {
         free(pos);
     }
     accumulator_destroy(acc);
+    printf("    %d nodes: %d king moves, %d castles, %d en passant, %d promotions\n", ws.nodes, ws.king_moves, ws.castles,
+           ws.en_passants, ws.promotions);
     CHECK_MSG(ws.mismatches == 0, "%d of %d nodes differ, first %s", ws.mismatches, ws.nodes, ws.first_bad);
     CHECK(ws.nodes > 10000 && ws.castles > 0 && ws.en_passants > 0 && ws.promotions > 0);
     nnue_unload();
@@ -569,6 +573,7 @@ TEST(nnue, simd_equals_scalar) {
     compare_propagate_random(nnue_current_net(), 600, &mismatch);
     compare_positions_simd_scalar(&mismatch, &checked);
     nnue_set_simd(true);
+    printf("    %d positions and 1200 random accumulators compared\n", checked);
     CHECK_MSG(mismatch == 0, "%d mismatches (%d positions, 1200 random accumulators)", mismatch, checked);
     CHECK(checked > 1000);
     nnue_unload();
@@ -760,6 +765,7 @@ TEST(nnue, psqt_classical_hand_sums) {
         }
         free(pos);
     }
+    printf("    %d random-game positions against the hand sum\n", n);
     CHECK_MSG(bad == 0, "%d of %d positions differ from the hand sum", bad, n);
     accumulator_destroy(acc);
     nnue_unload();
