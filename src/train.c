@@ -1,3 +1,697 @@
+/* The trainer: data, threads, the optimizer loop, checkpoints, export and the quantization check.
+ *
+ * One step of a batch runs four parallel phases, each ended by a barrier:
+ *   prepare   threads decode their slice of the batch and flag the feature rows it uses
+ *   refresh   the effective rows (W + V) of every flagged row are recomputed (by plane)
+ *   backward  every thread accumulates the gradient of its slice into its own buffers
+ *   update    gradients are summed over threads in thread order and AdamW applied: feature
+ *             rows partitioned by plane (so one thread also owns that plane's virtual row),
+ *             the small dense layers partitioned by index
+ * Nothing is shared while written, so there are no locks and no races, and for a given thread
+ * count the result is deterministic. */
 #include "train.h"
-#include <stdio.h>
-int train_main(int argc, char **argv) { (void)argc; (void)argv; fprintf(stderr, "train: not yet\n"); return 2; }
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "board.h"
+#include "nnue.h"
+#include "train_data.h"
+#include "train_model.h"
+#include "train_optim.h"
+#include "train_record.h"
+
+#define CHECKPOINT_MAGIC "SQTRAIN1"
+#define CHECKPOINT_VERSION 1u
+
+typedef enum { JOB_QUIT, JOB_PREPARE, JOB_REFRESH, JOB_BACKWARD, JOB_UPDATE, JOB_REFRESH_ALL, JOB_EVAL } Job;
+
+typedef struct Trainer Trainer;
+
+typedef struct {
+    Trainer *tr;
+    int id;
+} WorkerArg;
+
+struct Trainer {
+    const TrainConfig *cfg;
+    TrainData data;
+    TrainModel model;
+    float *adam_m, *adam_v;  /* [TM_TOTAL] */
+    int threads;
+    TrainGrad grad[TRAIN_MAX_THREADS];
+    pthread_t tid[TRAIN_MAX_THREADS];
+    WorkerArg arg[TRAIN_MAX_THREADS];
+    pthread_barrier_t barrier;
+    Job job;
+    /* the batch */
+    const uint32_t *batch;
+    size_t batch_count;
+    TrainSample *samples;
+    TrainTarget target;
+    float grad_scale;
+    AdamStep step_decay, step_plain; /* with and without weight decay */
+    size_t rows_touched[TRAIN_MAX_THREADS];
+    /* evaluation */
+    const uint32_t *eval;
+    size_t eval_count;
+    double eval_loss[TRAIN_MAX_THREADS], eval_score_loss[TRAIN_MAX_THREADS];
+    /* progress */
+    int epoch;
+    int64_t step;
+};
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint64_t rng_next(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static inline size_t part_begin(size_t n, int t, int threads) { return n * (size_t)t / (size_t)threads; }
+
+/* ---------------- the parallel phases ---------------- */
+
+static void job_prepare(Trainer *tr, int t) {
+    size_t lo = part_begin(tr->batch_count, t, tr->threads), hi = part_begin(tr->batch_count, t + 1, tr->threads);
+    uint8_t *touched = tr->grad[t].touched;
+    for (size_t i = lo; i < hi; i++) {
+        TrainSample *s = &tr->samples[i];
+        train_sample_from_record(&tr->data.records[tr->batch[i]], s); /* records were checked at load */
+        for (int h = 0; h < 2; h++)
+            for (int k = 0; k < s->count; k++) touched[s->feat[h][k]] = 1;
+    }
+}
+
+static bool row_flagged(const Trainer *tr, uint32_t f) {
+    for (int t = 0; t < tr->threads; t++)
+        if (tr->grad[t].touched[f]) return true;
+    return false;
+}
+
+static void job_refresh(Trainer *tr, int t, bool all) {
+    size_t lo = part_begin(NNUE_PLANES, t, tr->threads), hi = part_begin(NNUE_PLANES, t + 1, tr->threads);
+    for (size_t p = lo; p < hi; p++)
+        for (int b = 0; b < NNUE_KING_BUCKETS; b++) {
+            uint32_t f = (uint32_t)(b * NNUE_PLANES + p);
+            if (all || row_flagged(tr, f)) train_model_refresh_rows(&tr->model, &f, 1);
+        }
+}
+
+static void job_backward(Trainer *tr, int t) {
+    size_t lo = part_begin(tr->batch_count, t, tr->threads), hi = part_begin(tr->batch_count, t + 1, tr->threads);
+    TrainGrad *g = &tr->grad[t];
+    for (size_t i = lo; i < hi; i++) train_model_backward(&tr->model, &tr->samples[i], &tr->target, tr->grad_scale, g);
+}
+
+/* Dense regions of the small layers: weight decay for weights only, each with its export limit. */
+static const struct {
+    size_t start, size;
+    bool decay;
+    float limit;
+} small_regions[] = {
+    {TM_FT_B, TM_L1, false, TRAIN_FT_B_MAX},
+    {TM_L1_W, (size_t)TM_L2 * 2 * TM_L1, true, TRAIN_HIDDEN_W_MAX},
+    {TM_L1_B, TM_L2, false, TRAIN_BIAS_MAX},
+    {TM_L2_W, (size_t)TM_L3 * TM_L2, true, TRAIN_HIDDEN_W_MAX},
+    {TM_L2_B, TM_L3, false, TRAIN_BIAS_MAX},
+    {TM_OUT_W, TM_L3, true, TRAIN_OUT_W_MAX},
+    {TM_OUT_B, 1, false, TRAIN_BIAS_MAX},
+};
+
+static void job_update(Trainer *tr, int t) {
+    float *P = tr->model.p, *M = tr->adam_m, *V = tr->adam_v;
+    const bool fact = tr->model.factorizer;
+    _Alignas(64) float g[TM_L1], gv[TM_L1];
+    size_t lo = part_begin(NNUE_PLANES, t, tr->threads), hi = part_begin(NNUE_PLANES, t + 1, tr->threads);
+    size_t rows = 0;
+    for (size_t p = lo; p < hi; p++) {
+        float gq = 0.0f;
+        memset(gv, 0, sizeof gv);
+        for (int b = 0; b < NNUE_KING_BUCKETS; b++) {
+            size_t f = (size_t)b * NNUE_PLANES + p;
+            bool any = false;
+            float gp = 0.0f;
+            for (int u = 0; u < tr->threads; u++) { /* fixed thread order: deterministic sums */
+                TrainGrad *src = &tr->grad[u];
+                if (!src->touched[f]) continue;
+                float *row = src->ft + f * TM_L1;
+                if (!any) memcpy(g, row, sizeof g), gp = src->psqt[f];
+                else {
+                    for (int i = 0; i < TM_L1; i++) g[i] += row[i];
+                    gp += src->psqt[f];
+                }
+                any = true;
+                memset(row, 0, TM_L1 * sizeof *row);
+                src->psqt[f] = 0.0f;
+                src->touched[f] = 0;
+            }
+            if (!any) continue; /* lazy: rows no sample used keep their weights and moments */
+            rows++;
+            if (fact) {
+                for (int i = 0; i < TM_L1; i++) gv[i] += g[i];
+                gq += gp;
+            }
+            size_t w = TM_FT_W + f * TM_L1;
+            adam_update(P + w, M + w, V + w, g, TM_L1, &tr->step_decay, TRAIN_FT_W_MAX);
+            size_t q = TM_PSQT_W + f;
+            adam_update(P + q, M + q, V + q, &gp, 1, &tr->step_plain, TRAIN_PSQT_MAX);
+        }
+        if (fact) { /* virtual rows gather the gradient of all 32 buckets' rows of their plane */
+            size_t w = TM_FT_V + p * TM_L1, q = TM_PSQT_V + p;
+            adam_update(P + w, M + w, V + w, gv, TM_L1, &tr->step_decay, TRAIN_FT_W_MAX);
+            adam_update(P + q, M + q, V + q, &gq, 1, &tr->step_plain, TRAIN_PSQT_MAX);
+        }
+    }
+    tr->rows_touched[t] = rows;
+
+    /* the small layers: this thread's slice of the index range, summed over threads */
+    size_t s_lo = TM_SMALL + part_begin(TM_SMALL_SIZE, t, tr->threads);
+    size_t s_hi = TM_SMALL + part_begin(TM_SMALL_SIZE, t + 1, tr->threads);
+    for (size_t r = 0; r < sizeof small_regions / sizeof small_regions[0]; r++) {
+        size_t a = small_regions[r].start, e = a + small_regions[r].size;
+        if (a < s_lo) a = s_lo;
+        if (e > s_hi) e = s_hi;
+        for (size_t base = a; base < e; base += TM_L1) {
+            size_t n = e - base < TM_L1 ? e - base : TM_L1;
+            for (size_t i = 0; i < n; i++) {
+                float sum = 0.0f;
+                for (int u = 0; u < tr->threads; u++) {
+                    float *src = &tr->grad[u].small[base + i - TM_SMALL];
+                    sum += *src;
+                    *src = 0.0f;
+                }
+                g[i] = sum;
+            }
+            adam_update(P + base, M + base, V + base, g, n, small_regions[r].decay ? &tr->step_decay : &tr->step_plain,
+                        small_regions[r].limit);
+        }
+    }
+}
+
+static float sigmoidf(float x) { return 1.0f / (1.0f + expf(-x)); }
+
+static void job_eval(Trainer *tr, int t) {
+    size_t lo = part_begin(tr->eval_count, t, tr->threads), hi = part_begin(tr->eval_count, t + 1, tr->threads);
+    double loss = 0, score_loss = 0;
+    TrainSample s;
+    for (size_t i = lo; i < hi; i++) {
+        train_sample_from_record(&tr->data.records[tr->eval[i]], &s);
+        float target = train_target(&s, &tr->target);
+        float d = sigmoidf(train_model_forward_cp(&tr->model, &s) / tr->target.k) - target;
+        float ds = sigmoidf(s.score / tr->target.k) - target;
+        loss += (double)d * d;
+        score_loss += (double)ds * ds;
+    }
+    tr->eval_loss[t] = loss;
+    tr->eval_score_loss[t] = score_loss;
+}
+
+static void run_job_part(Trainer *tr, Job job, int t) {
+    switch (job) {
+    case JOB_PREPARE: job_prepare(tr, t); break;
+    case JOB_REFRESH: job_refresh(tr, t, false); break;
+    case JOB_REFRESH_ALL: job_refresh(tr, t, true); break;
+    case JOB_BACKWARD: job_backward(tr, t); break;
+    case JOB_UPDATE: job_update(tr, t); break;
+    case JOB_EVAL: job_eval(tr, t); break;
+    case JOB_QUIT: break;
+    }
+}
+
+static void *worker_main(void *p) {
+    WorkerArg *a = p;
+    Trainer *tr = a->tr;
+    for (;;) {
+        pthread_barrier_wait(&tr->barrier); /* a job was posted */
+        Job job = tr->job;
+        if (job == JOB_QUIT) return NULL;
+        run_job_part(tr, job, a->id);
+        pthread_barrier_wait(&tr->barrier); /* all parts done */
+    }
+}
+
+/* Runs one phase on all threads; the calling thread does part 0. */
+static void run_job(Trainer *tr, Job job) {
+    tr->job = job;
+    if (tr->threads > 1) pthread_barrier_wait(&tr->barrier);
+    run_job_part(tr, job, 0);
+    if (tr->threads > 1) pthread_barrier_wait(&tr->barrier);
+}
+
+/* ---------------- trainer set-up ---------------- */
+
+static float *alloc_state(size_t n) {
+    size_t bytes = (n * sizeof(float) + 63) & ~(size_t)63;
+    float *p = aligned_alloc(64, bytes);
+    if (p) memset(p, 0, bytes);
+    return p;
+}
+
+static void trainer_free(Trainer *tr) {
+    if (tr->threads > 1 && tr->tid[1]) {
+        tr->job = JOB_QUIT;
+        pthread_barrier_wait(&tr->barrier);
+        for (int t = 1; t < tr->threads; t++) pthread_join(tr->tid[t], NULL);
+        pthread_barrier_destroy(&tr->barrier);
+    }
+    for (int t = 0; t < TRAIN_MAX_THREADS; t++) train_grad_free(&tr->grad[t]);
+    train_model_free(&tr->model);
+    train_data_free(&tr->data);
+    free(tr->adam_m);
+    free(tr->adam_v);
+    free(tr->samples);
+}
+
+static bool trainer_start_threads(Trainer *tr, char *err, size_t err_size) {
+    for (int t = 0; t < tr->threads; t++)
+        if (!train_grad_alloc(&tr->grad[t])) return snprintf(err, err_size, "out of memory (gradients)"), false;
+    if (tr->threads == 1) return true;
+    if (pthread_barrier_init(&tr->barrier, NULL, (unsigned)tr->threads) != 0)
+        return snprintf(err, err_size, "cannot create a barrier"), false;
+    for (int t = 1; t < tr->threads; t++) {
+        tr->arg[t] = (WorkerArg){tr, t};
+        if (pthread_create(&tr->tid[t], NULL, worker_main, &tr->arg[t]) != 0) {
+            /* threads already started wait at the barrier forever: give up on the whole run */
+            snprintf(err, err_size, "cannot start trainer thread %d", t);
+            exit(1);
+        }
+    }
+    return true;
+}
+
+/* ---------------- K ---------------- */
+
+static double k_loss(const float *score, const float *result, size_t n, double k) {
+    double sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        double d = 1.0 / (1.0 + exp(-score[i] / k)) - result[i];
+        sum += d * d;
+    }
+    return sum / (double)n;
+}
+
+/* Least squares fit of sigmoid(score / K) to the game results (golden-section search). */
+static float fit_k(const TrainData *data) {
+    size_t n = data->train_count < TRAIN_FIT_K_SAMPLE ? data->train_count : TRAIN_FIT_K_SAMPLE;
+    size_t stride = data->train_count / (n ? n : 1);
+    float *score = malloc(n * sizeof *score), *result = malloc(n * sizeof *result);
+    if (!score || !result || n == 0) {
+        free(score), free(result);
+        return 400.0f;
+    }
+    RecordPosition rp;
+    for (size_t i = 0; i < n; i++) {
+        record_decode(&data->records[data->train[i * stride]], &rp);
+        score[i] = rp.score;
+        result[i] = record_stm_result(&rp);
+    }
+    const double phi = 0.6180339887498949;
+    double a = TRAIN_K_MIN, b = TRAIN_K_MAX;
+    double c = b - phi * (b - a), d = a + phi * (b - a);
+    double fc = k_loss(score, result, n, c), fd = k_loss(score, result, n, d);
+    for (int it = 0; it < 60 && b - a > 0.5; it++) {
+        if (fc < fd) b = d, d = c, fd = fc, c = b - phi * (b - a), fc = k_loss(score, result, n, c);
+        else a = c, c = d, fc = fd, d = a + phi * (b - a), fd = k_loss(score, result, n, d);
+    }
+    free(score);
+    free(result);
+    return (float)((a + b) / 2);
+}
+
+/* ---------------- checkpoints ---------------- */
+
+typedef struct {
+    char magic[8];
+    uint32_t version, total, factorizer, epochs_done;
+    int64_t step;
+    uint64_t seed;
+    float k, lambda;
+} CheckpointHeader;
+
+static bool write_all(FILE *f, const void *p, size_t bytes) { return fwrite(p, 1, bytes, f) == bytes; }
+
+static bool checkpoint_save(const Trainer *tr, const char *path, int epochs_done, char *err, size_t err_size) {
+    char tmp[1024];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "wb");
+    if (!f) return snprintf(err, err_size, "cannot create '%s': %s", tmp, strerror(errno)), false;
+    CheckpointHeader h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, CHECKPOINT_MAGIC, 8);
+    h.version = CHECKPOINT_VERSION, h.total = (uint32_t)TM_TOTAL, h.factorizer = tr->model.factorizer;
+    h.epochs_done = (uint32_t)epochs_done, h.step = tr->step, h.seed = tr->cfg->seed;
+    h.k = tr->target.k, h.lambda = tr->target.lambda;
+    bool ok = write_all(f, &h, sizeof h) && write_all(f, tr->model.p, TM_TOTAL * sizeof(float)) &&
+              write_all(f, tr->adam_m, TM_TOTAL * sizeof(float)) && write_all(f, tr->adam_v, TM_TOTAL * sizeof(float));
+    ok = (fclose(f) == 0) && ok;
+    if (ok && rename(tmp, path) != 0) ok = false;
+    if (!ok) snprintf(err, err_size, "writing checkpoint '%s' failed", path);
+    return ok;
+}
+
+static bool checkpoint_load(Trainer *tr, const char *path, int *epochs_done, char *err, size_t err_size) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return snprintf(err, err_size, "cannot open checkpoint '%s': %s", path, strerror(errno)), false;
+    CheckpointHeader h;
+    bool ok = fread(&h, sizeof h, 1, f) == 1 && !memcmp(h.magic, CHECKPOINT_MAGIC, 8) &&
+              h.version == CHECKPOINT_VERSION && h.total == TM_TOTAL;
+    if (!ok) {
+        fclose(f);
+        return snprintf(err, err_size, "'%s' is not a checkpoint of this trainer", path), false;
+    }
+    ok = fread(tr->model.p, sizeof(float), TM_TOTAL, f) == TM_TOTAL &&
+         fread(tr->adam_m, sizeof(float), TM_TOTAL, f) == TM_TOTAL &&
+         fread(tr->adam_v, sizeof(float), TM_TOTAL, f) == TM_TOTAL;
+    fclose(f);
+    if (!ok) return snprintf(err, err_size, "checkpoint '%s' is truncated", path), false;
+    tr->model.factorizer = h.factorizer != 0;
+    tr->step = h.step;
+    tr->target.k = h.k;
+    *epochs_done = (int)h.epochs_done;
+    train_model_refresh_rows(&tr->model, NULL, 0);
+    train_model_refresh_transpose(&tr->model);
+    return true;
+}
+
+/* ---------------- evaluation and the quantization check ---------------- */
+
+/* Mean loss over idx (and of the score-only predictor), all threads. */
+static double evaluate_loss(Trainer *tr, const uint32_t *idx, size_t n, double *score_only) {
+    if (!n) return -1;
+    tr->eval = idx, tr->eval_count = n;
+    run_job(tr, JOB_EVAL);
+    double loss = 0, sl = 0;
+    for (int t = 0; t < tr->threads; t++) loss += tr->eval_loss[t], sl += tr->eval_score_loss[t];
+    if (score_only) *score_only = sl / (double)n;
+    return loss / (double)n;
+}
+
+/* Loads the exported net with the engine's loader and compares its evaluations with the float
+ * model's on up to `count` positions (holdout first). */
+static bool compare_quantized(Trainer *tr, const char *path, int count, TrainReport *rep, char *err, size_t err_size) {
+    if (!nnue_load_file(path, err, err_size)) return false;
+    const uint32_t *idx = tr->data.holdout_count ? tr->data.holdout : tr->data.train;
+    size_t n = tr->data.holdout_count ? tr->data.holdout_count : tr->data.train_count;
+    if ((size_t)count < n) n = (size_t)count;
+    Position *pos = malloc(sizeof *pos);
+    if (!pos) return snprintf(err, err_size, "out of memory"), false;
+    pos->accumulator = NULL;
+    double sum = 0, max = 0;
+    int done = 0;
+    for (size_t i = 0; i < n; i++) {
+        RecordPosition rp;
+        TrainSample s;
+        char fen[128];
+        record_decode(&tr->data.records[idx[i]], &rp);
+        record_fen(&rp, fen, sizeof fen);
+        if (!pos_set_fen(pos, fen, NULL, 0)) continue;
+        train_sample_from_position(&rp, &s);
+        NnueParts parts;
+        nnue_evaluate_parts(pos, &parts);
+        double fcp = train_model_forward_cp(&tr->model, &s);
+        if (fcp > NNUE_EVAL_LIMIT) fcp = NNUE_EVAL_LIMIT;
+        if (fcp < -NNUE_EVAL_LIMIT) fcp = -NNUE_EVAL_LIMIT;
+        double d = fabs(parts.total_cp - fcp);
+        sum += d;
+        if (d > max) max = d;
+        done++;
+    }
+    free(pos);
+    rep->compared = done;
+    rep->quant_mean_cp = done ? sum / done : 0;
+    rep->quant_max_cp = max;
+    return true;
+}
+
+/* ---------------- the run ---------------- */
+
+void train_config_defaults(TrainConfig *cfg) {
+    memset(cfg, 0, sizeof *cfg);
+    cfg->epochs = TRAIN_DEFAULT_EPOCHS;
+    cfg->batch = TRAIN_DEFAULT_BATCH;
+    cfg->lr = TRAIN_DEFAULT_LR;
+    cfg->final_lr_ratio = TRAIN_DEFAULT_FINAL_LR_RATIO;
+    cfg->weight_decay = TRAIN_DEFAULT_WEIGHT_DECAY;
+    cfg->warmup_steps = TRAIN_DEFAULT_WARMUP_STEPS;
+    cfg->lambda = TRAIN_DEFAULT_LAMBDA;
+    cfg->holdout = TRAIN_DEFAULT_HOLDOUT;
+    cfg->threads = 1;
+    cfg->seed = 1;
+    cfg->factorizer = true;
+    cfg->compare_positions = TRAIN_DEFAULT_COMPARE;
+    cfg->progress_seconds = 30;
+}
+
+static void shuffle(uint32_t *order, size_t n, uint64_t seed, int epoch) {
+    uint64_t s = seed * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(epoch + 1) * 0xD1B54A32D192ED03ULL;
+    for (size_t i = n; i > 1; i--) {
+        size_t j = (size_t)(rng_next(&s) % i);
+        uint32_t tmp = order[i - 1];
+        order[i - 1] = order[j], order[j] = tmp;
+    }
+}
+
+static bool train_epochs(Trainer *tr, int first_epoch, TrainReport *rep, FILE *log, char *err, size_t err_size) {
+    const TrainConfig *cfg = tr->cfg;
+    size_t n = tr->data.train_count, batch = (size_t)cfg->batch;
+    int64_t steps_per_epoch = (int64_t)((n + batch - 1) / batch);
+    LrSchedule sched = {cfg->lr, cfg->final_lr_ratio, cfg->warmup_steps, steps_per_epoch * cfg->epochs};
+    uint32_t *order = malloc(n * sizeof *order);
+    if (!order) return snprintf(err, err_size, "out of memory"), false;
+    double train_seconds = 0, rows_sum = 0;
+    uint64_t trained = 0, batches = 0;
+    rep->first_train_loss = -1;
+    for (int epoch = first_epoch; epoch < cfg->epochs; epoch++) {
+        tr->epoch = epoch;
+        memcpy(order, tr->data.train, n * sizeof *order); /* each epoch's order depends on (seed, epoch) only */
+        shuffle(order, n, cfg->seed, epoch);
+        double epoch_start = now_seconds(), next_progress = epoch_start + cfg->progress_seconds, loss_sum = 0;
+        for (size_t at = 0; at < n; at += batch) {
+            tr->batch = order + at;
+            tr->batch_count = n - at < batch ? n - at : batch;
+            tr->grad_scale = 1.0f / (float)tr->batch_count;
+            float lr = lr_schedule_at(&sched, tr->step);
+            tr->step++;
+            tr->step_decay = adam_step_for(lr, cfg->weight_decay, tr->step);
+            tr->step_plain = adam_step_for(lr, 0.0f, tr->step);
+            run_job(tr, JOB_PREPARE);
+            run_job(tr, JOB_REFRESH);
+            run_job(tr, JOB_BACKWARD);
+            run_job(tr, JOB_UPDATE);
+            train_model_refresh_transpose(&tr->model);
+            size_t rows = 0;
+            for (int t = 0; t < tr->threads; t++) {
+                loss_sum += tr->grad[t].loss;
+                tr->grad[t].loss = 0;
+                rows += tr->rows_touched[t];
+            }
+            rows_sum += (double)rows, batches++;
+            double now = now_seconds();
+            if (log && cfg->progress_seconds > 0 && now >= next_progress) {
+                size_t done = at + tr->batch_count;
+                fprintf(log, "train: epoch %d %5.1f%%  loss %.6f  lr %.2e  %.0f pos/s\n", epoch + 1,
+                        100.0 * (double)done / (double)n, loss_sum / (double)done, lr,
+                        (double)done / (now - epoch_start));
+                fflush(log);
+                next_progress = now + cfg->progress_seconds;
+            }
+        }
+        double seconds = now_seconds() - epoch_start;
+        train_seconds += seconds, trained += n;
+        double train_loss = loss_sum / (double)n;
+        if (rep->first_train_loss < 0) rep->first_train_loss = train_loss;
+        rep->last_train_loss = train_loss;
+        run_job(tr, JOB_REFRESH_ALL);
+        double score_only = -1;
+        double val = evaluate_loss(tr, tr->data.holdout, tr->data.holdout_count, &score_only);
+        rep->last_val_loss = val;
+        rep->score_only_val_loss = score_only;
+        rep->epochs_run++;
+        if (log) {
+            fprintf(log, "train: epoch %d/%d  train loss %.6f  validation loss %.6f  lr %.2e  %.0f pos/s  %.1fs\n",
+                    epoch + 1, cfg->epochs, train_loss, val, lr_schedule_at(&sched, tr->step - 1),
+                    (double)n / seconds, seconds);
+            fflush(log);
+        }
+        if (cfg->checkpoint && !checkpoint_save(tr, cfg->checkpoint, epoch + 1, err, err_size)) {
+            free(order);
+            return false;
+        }
+    }
+    free(order);
+    rep->positions_per_second = train_seconds > 0 ? (double)trained / train_seconds : 0;
+    rep->mean_rows_per_batch = batches ? rows_sum / (double)batches : 0;
+    return true;
+}
+
+bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, size_t err_size) {
+    memset(rep, 0, sizeof *rep);
+    rep->last_val_loss = -1;
+    if (!cfg->data || cfg->epochs < 0 || cfg->batch < 1 || cfg->threads < 1 || cfg->threads > TRAIN_MAX_THREADS ||
+        !(cfg->lr > 0) || cfg->holdout < 0 || cfg->holdout >= 1 || cfg->lambda < 0 || cfg->lambda > 1 || cfg->k < 0)
+        return snprintf(err, err_size, "bad settings (need --data, epochs >= 0, batch >= 1, threads 1..%d, lr > 0, "
+                                       "holdout in [0,1), lambda in [0,1])", TRAIN_MAX_THREADS), false;
+    double start = now_seconds();
+    Trainer *tr = calloc(1, sizeof *tr);
+    if (!tr) return snprintf(err, err_size, "out of memory"), false;
+    tr->cfg = cfg;
+    tr->threads = cfg->threads;
+    bool ok = train_data_load(&tr->data, cfg->data, cfg->holdout, err, err_size);
+    if (ok && tr->data.train_count == 0) ok = false, snprintf(err, err_size, "the training split is empty");
+    if (ok) {
+        tr->adam_m = alloc_state(TM_TOTAL);
+        tr->adam_v = alloc_state(TM_TOTAL);
+        tr->samples = malloc((size_t)cfg->batch * sizeof *tr->samples);
+        ok = tr->adam_m && tr->adam_v && tr->samples && train_model_alloc(&tr->model);
+        if (!ok) snprintf(err, err_size, "out of memory (model)");
+    }
+    if (ok) ok = trainer_start_threads(tr, err, err_size);
+    rep->train_positions = tr->data.train_count, rep->holdout_positions = tr->data.holdout_count;
+    if (ok && log) {
+        fprintf(log, "train: %zu positions from %d file(s) (%zu unreadable), %zu training positions in %zu games, "
+                     "%zu holdout positions in %zu games\n",
+                tr->data.count, tr->data.files, tr->data.rejected, tr->data.train_count, tr->data.train_games,
+                tr->data.holdout_count, tr->data.holdout_games);
+    }
+    int first_epoch = 0;
+    tr->model.factorizer = cfg->factorizer;
+    tr->target.lambda = cfg->lambda;
+    if (ok && cfg->resume) {
+        ok = checkpoint_load(tr, cfg->resume, &first_epoch, err, err_size);
+        if (ok && log) fprintf(log, "train: resumed '%s' after epoch %d (step %" PRId64 ", K %.1f)\n", cfg->resume,
+                               first_epoch, tr->step, tr->target.k);
+    } else if (ok) {
+        tr->target.k = cfg->k > 0 ? cfg->k : fit_k(&tr->data);
+        if (log) fprintf(log, "train: K = %.1f (%s)\n", tr->target.k, cfg->k > 0 ? "given" : "fitted on the training split");
+        if (cfg->init) {
+            if (!nnue_load_file(cfg->init, err, err_size)) ok = false;
+            else train_model_from_net(&tr->model, nnue_current_net());
+            if (ok && log) fprintf(log, "train: starting from net '%s'\n", cfg->init);
+        } else {
+            train_model_init(&tr->model, cfg->seed);
+        }
+    }
+    rep->k = tr->target.k;
+    if (ok && log)
+        fprintf(log, "train: %d epochs, batch %d, lr %.2e -> %.2e, weight decay %.3g, lambda %.2f, %d threads, "
+                     "factorizer %s, seed %" PRIu64 "\n",
+                cfg->epochs, cfg->batch, cfg->lr, cfg->lr * cfg->final_lr_ratio, cfg->weight_decay, cfg->lambda,
+                cfg->threads, tr->model.factorizer ? "on" : "off", cfg->seed);
+    if (ok) ok = train_epochs(tr, first_epoch, rep, log, err, err_size);
+    if (ok && rep->epochs_run == 0) { /* nothing trained: still report where the model stands */
+        run_job(tr, JOB_REFRESH_ALL);
+        rep->last_val_loss = evaluate_loss(tr, tr->data.holdout, tr->data.holdout_count, &rep->score_only_val_loss);
+    }
+    if (ok && cfg->out) {
+        NnueNet *net = nnue_net_alloc();
+        if (!net) ok = false, snprintf(err, err_size, "out of memory (net)");
+        else {
+            run_job(tr, JOB_REFRESH_ALL);
+            train_model_to_net(&tr->model, net);
+            snprintf(net->description, sizeof net->description, "squall train: %d epochs, K %.0f, lambda %.2f, seed %" PRIu64,
+                     first_epoch + rep->epochs_run, tr->target.k, tr->target.lambda, cfg->seed);
+            ok = nnue_net_save(net, cfg->out, err, err_size);
+            nnue_net_free(net);
+        }
+        if (ok && log) fprintf(log, "train: wrote %s\n", cfg->out);
+        if (ok && cfg->compare_positions > 0) {
+            ok = compare_quantized(tr, cfg->out, cfg->compare_positions, rep, err, err_size);
+            if (ok && log)
+                fprintf(log, "train: quantized engine vs float model on %d %s positions: mean |diff| %.2f cp, max %.1f cp\n",
+                        rep->compared, tr->data.holdout_count ? "holdout" : "training", rep->quant_mean_cp,
+                        rep->quant_max_cp);
+        }
+    }
+    rep->seconds = now_seconds() - start;
+    if (ok && log)
+        fprintf(log, "train: done in %.1fs, %.0f positions/s while training, %.0f feature rows per batch\n", rep->seconds,
+                rep->positions_per_second, rep->mean_rows_per_batch);
+    trainer_free(tr);
+    free(tr);
+    return ok;
+}
+
+/* ---------------- command line ---------------- */
+
+static int usage(void) {
+    fprintf(stderr,
+            "usage: squall train --data FILE[,FILE...] --out NET [--epochs E] [--batch B] [--lr LR]\n"
+            "         [--final-lr-ratio R] [--warmup STEPS] [--wd W] [--wdl-lambda L] [--k K | --fit-k]\n"
+            "         [--holdout F] [--threads T] [--seed S] [--resume CKPT] [--checkpoint CKPT] [--init NET]\n"
+            "         [--no-factorizer] [--compare N] [--progress SECONDS]\n");
+    return 2;
+}
+
+static bool parse_double(const char *text, double lo, double hi, double *out) {
+    if (!text || !*text) return false;
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno || *end || !(v >= lo && v <= hi)) return false;
+    *out = v;
+    return true;
+}
+
+int train_main(int argc, char **argv) {
+    TrainConfig cfg;
+    train_config_defaults(&cfg);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        double x = 0;
+        bool ok = true, takes_value = true;
+        if (!strcmp(a, "--data")) cfg.data = v, ok = v != NULL;
+        else if (!strcmp(a, "--out")) cfg.out = v, ok = v != NULL;
+        else if (!strcmp(a, "--resume")) cfg.resume = v, ok = v != NULL;
+        else if (!strcmp(a, "--checkpoint")) cfg.checkpoint = v, ok = v != NULL;
+        else if (!strcmp(a, "--init")) cfg.init = v, ok = v != NULL;
+        else if (!strcmp(a, "--epochs")) ok = parse_double(v, 0, 1e6, &x), cfg.epochs = (int)x;
+        else if (!strcmp(a, "--batch")) ok = parse_double(v, 1, 1 << 24, &x), cfg.batch = (int)x;
+        else if (!strcmp(a, "--lr")) ok = parse_double(v, 1e-9, 10, &x), cfg.lr = (float)x;
+        else if (!strcmp(a, "--final-lr-ratio")) ok = parse_double(v, 0, 1, &x), cfg.final_lr_ratio = (float)x;
+        else if (!strcmp(a, "--warmup")) ok = parse_double(v, 0, 1e12, &x), cfg.warmup_steps = (int64_t)x;
+        else if (!strcmp(a, "--wd")) ok = parse_double(v, 0, 1, &x), cfg.weight_decay = (float)x;
+        else if (!strcmp(a, "--wdl-lambda")) ok = parse_double(v, 0, 1, &x), cfg.lambda = (float)x;
+        else if (!strcmp(a, "--k")) ok = parse_double(v, 1, 100000, &x), cfg.k = (float)x;
+        else if (!strcmp(a, "--holdout")) ok = parse_double(v, 0, 0.99, &x), cfg.holdout = x;
+        else if (!strcmp(a, "--threads")) ok = parse_double(v, 1, TRAIN_MAX_THREADS, &x), cfg.threads = (int)x;
+        else if (!strcmp(a, "--seed")) {
+            char *end = NULL;
+            errno = 0;
+            cfg.seed = v ? strtoull(v, &end, 10) : 0;
+            ok = v && *v && *v != '-' && !*end && !errno;
+        }
+        else if (!strcmp(a, "--compare")) ok = parse_double(v, 0, 1e9, &x), cfg.compare_positions = (int)x;
+        else if (!strcmp(a, "--progress")) ok = parse_double(v, 0, 1e9, &x), cfg.progress_seconds = x;
+        else if (!strcmp(a, "--fit-k")) cfg.k = 0, takes_value = false;
+        else if (!strcmp(a, "--no-factorizer")) cfg.factorizer = false, takes_value = false;
+        else {
+            fprintf(stderr, "train: unknown argument '%s'\n", a);
+            return usage();
+        }
+        if (!ok) {
+            fprintf(stderr, "train: bad or missing value for %s\n", a);
+            return usage();
+        }
+        if (takes_value) i++;
+    }
+    if (!cfg.data || !cfg.out) return usage();
+    TrainReport rep;
+    char err[512];
+    if (!train_run(&cfg, &rep, stderr, err, sizeof err)) {
+        fprintf(stderr, "train: %s\n", err);
+        return 1;
+    }
+    return 0;
+}

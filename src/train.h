@@ -1,4 +1,67 @@
+/* `squall train`: trains the float model (train_model.h) on datagen records with AdamW over
+ * pthreads, and exports the quantized net. docs/training.md has the recipe and measurements. */
 #ifndef SQUALL_TRAIN_H
 #define SQUALL_TRAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Defaults, all in one place. */
+#define TRAIN_DEFAULT_EPOCHS 10
+#define TRAIN_DEFAULT_BATCH 16384
+#define TRAIN_DEFAULT_LR 1e-3f
+#define TRAIN_DEFAULT_FINAL_LR_RATIO 0.05f /* cosine decay ends at this share of --lr */
+#define TRAIN_DEFAULT_WARMUP_STEPS 100
+#define TRAIN_DEFAULT_WEIGHT_DECAY 0.01f  /* feature rows and hidden weights; not biases, not PSQT */
+#define TRAIN_DEFAULT_LAMBDA 0.75f        /* weight of the search score in the target */
+#define TRAIN_DEFAULT_HOLDOUT 0.05
+#define TRAIN_DEFAULT_COMPARE 20000       /* holdout positions for the quantized-vs-float check */
+#define TRAIN_FIT_K_SAMPLE 2000000        /* positions used to fit K */
+#define TRAIN_K_MIN 50.0
+#define TRAIN_K_MAX 3000.0
+#define TRAIN_MAX_THREADS 64
+
+typedef struct {
+    const char *data;        /* comma-separated record files */
+    const char *out;         /* exported net; NULL: no export */
+    int epochs;
+    int batch;
+    float lr, final_lr_ratio, weight_decay;
+    int64_t warmup_steps;
+    float lambda;
+    float k;                 /* 0: fit K on the training split */
+    double holdout;
+    int threads;
+    uint64_t seed;
+    const char *resume;      /* checkpoint to continue from */
+    const char *checkpoint;  /* checkpoint written after every epoch */
+    const char *init;        /* engine net to start from */
+    bool factorizer;
+    int compare_positions;   /* holdout positions for the quantized check (0: skip) */
+    double progress_seconds; /* mid-epoch progress lines (<= 0: none) */
+} TrainConfig;
+
+typedef struct {
+    int epochs_run;          /* epochs trained by this call */
+    float k;
+    double first_train_loss, last_train_loss; /* mean loss of the first and the last epoch run */
+    double last_val_loss;    /* -1 without a holdout */
+    double score_only_val_loss; /* the labels' own score part as a predictor, for reference */
+    double positions_per_second;
+    double seconds;
+    size_t train_positions, holdout_positions;
+    double mean_rows_per_batch; /* distinct feature rows a batch touched */
+    int compared;            /* positions in the quantized-vs-float check */
+    double quant_mean_cp, quant_max_cp;
+} TrainReport;
+
+void train_config_defaults(TrainConfig *cfg);
+/* Trains, writes checkpoints and the net as configured; when a net is exported, it is loaded
+ * with nnue_load_file (it becomes the engine's current net) for the quantization check. */
+bool train_run(const TrainConfig *cfg, TrainReport *report, FILE *log, char *err, size_t err_size);
+/* `squall train ...`; argv[0] is "train". */
 int train_main(int argc, char **argv);
+
 #endif

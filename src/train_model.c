@@ -1,0 +1,340 @@
+/* Float model of the net: initialization, forward and backward pass of one sample, the
+ * factorizer's effective rows, export to (and import from) the quantized engine net. */
+#include "train_model.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+static void *alloc_floats(size_t n) {
+    size_t bytes = (n * sizeof(float) + 63) & ~(size_t)63;
+    float *p = aligned_alloc(64, bytes);
+    if (p) memset(p, 0, bytes);
+    return p;
+}
+
+bool train_model_alloc(TrainModel *m) {
+    memset(m, 0, sizeof *m);
+    m->p = alloc_floats(TM_TOTAL);
+    m->eff = alloc_floats((size_t)NNUE_INPUTS * TM_L1);
+    m->eff_psqt = alloc_floats(NNUE_INPUTS);
+    m->l1_t = alloc_floats((size_t)2 * TM_L1 * TM_L2);
+    m->factorizer = true;
+    if (m->p && m->eff && m->eff_psqt && m->l1_t) return true;
+    train_model_free(m);
+    return false;
+}
+
+void train_model_free(TrainModel *m) {
+    free(m->p);
+    free(m->eff);
+    free(m->eff_psqt);
+    free(m->l1_t);
+    memset(m, 0, sizeof *m);
+}
+
+bool train_grad_alloc(TrainGrad *g) {
+    memset(g, 0, sizeof *g);
+    g->ft = alloc_floats((size_t)NNUE_INPUTS * TM_L1);
+    g->psqt = alloc_floats(NNUE_INPUTS);
+    g->small = alloc_floats(TM_SMALL_SIZE);
+    g->touched = calloc(NNUE_INPUTS, 1);
+    if (g->ft && g->psqt && g->small && g->touched) return true;
+    train_grad_free(g);
+    return false;
+}
+
+void train_grad_free(TrainGrad *g) {
+    free(g->ft);
+    free(g->psqt);
+    free(g->small);
+    free(g->touched);
+    memset(g, 0, sizeof *g);
+}
+
+/* ---------------- limits ---------------- */
+
+static void clamp_range(float *p, size_t n, float limit) {
+    for (size_t i = 0; i < n; i++) p[i] = p[i] > limit ? limit : p[i] < -limit ? -limit : p[i];
+}
+
+void train_model_clip(TrainModel *m) {
+    float *p = m->p;
+    clamp_range(p + TM_FT_W, (size_t)NNUE_INPUTS * TM_L1, TRAIN_FT_W_MAX);
+    clamp_range(p + TM_PSQT_W, NNUE_INPUTS, TRAIN_PSQT_MAX);
+    clamp_range(p + TM_FT_V, (size_t)NNUE_PLANES * TM_L1, TRAIN_FT_W_MAX);
+    clamp_range(p + TM_PSQT_V, NNUE_PLANES, TRAIN_PSQT_MAX);
+    clamp_range(p + TM_FT_B, TM_L1, TRAIN_FT_B_MAX);
+    clamp_range(p + TM_L1_W, (size_t)TM_L2 * 2 * TM_L1, TRAIN_HIDDEN_W_MAX);
+    clamp_range(p + TM_L1_B, TM_L2, TRAIN_BIAS_MAX);
+    clamp_range(p + TM_L2_W, (size_t)TM_L3 * TM_L2, TRAIN_HIDDEN_W_MAX);
+    clamp_range(p + TM_L2_B, TM_L3, TRAIN_BIAS_MAX);
+    clamp_range(p + TM_OUT_W, TM_L3, TRAIN_OUT_W_MAX);
+    clamp_range(p + TM_OUT_B, 1, TRAIN_BIAS_MAX);
+}
+
+/* ---------------- initialization ---------------- */
+
+static uint64_t rng_next(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static float uniform(uint64_t *state, float lo, float hi) {
+    return lo + (hi - lo) * (float)((rng_next(state) >> 40) * (1.0 / 16777216.0));
+}
+
+/* Starting material values in centipawns by piece type (kings share one plane: 0). */
+static const float init_material[PIECE_TYPE_NB] = {100, 300, 320, 500, 900, 0};
+
+void train_model_init(TrainModel *m, uint64_t seed) {
+    uint64_t s = seed ^ 0x545241494E494E31ULL; /* "TRAININ1" */
+    float *p = m->p;
+    memset(p, 0, TM_TOTAL * sizeof *p);
+    /* Feature rows small enough that ~30 of them keep most accumulator lanes inside (0, 1). */
+    for (size_t i = 0; i < (size_t)NNUE_INPUTS * TM_L1; i++) p[TM_FT_W + i] = uniform(&s, -0.1f, 0.1f);
+    for (int i = 0; i < TM_L1; i++) p[TM_FT_B + i] = uniform(&s, 0.0f, 0.5f);
+    float a1 = 1.0f / sqrtf(2.0f * TM_L1), a2 = 1.0f / sqrtf((float)TM_L2), a3 = 1.0f / sqrtf((float)TM_L3);
+    for (int i = 0; i < TM_L2 * 2 * TM_L1; i++) p[TM_L1_W + i] = uniform(&s, -a1, a1);
+    for (int i = 0; i < TM_L2; i++) p[TM_L1_B + i] = uniform(&s, 0.0f, 0.2f);
+    for (int i = 0; i < TM_L3 * TM_L2; i++) p[TM_L2_W + i] = uniform(&s, -a2, a2);
+    for (int i = 0; i < TM_L3; i++) p[TM_L2_B + i] = uniform(&s, 0.0f, 0.2f);
+    for (int i = 0; i < TM_L3; i++) p[TM_OUT_W + i] = uniform(&s, -a3, a3);
+    /* PSQT starts as material (virtual rows, so every king bucket shares it): the net then
+     * learns corrections instead of piece values from scratch. */
+    for (int plane = 0; plane < 10; plane++) {
+        float v = init_material[plane / 2] / TRAIN_OUTPUT_SCALE * ((plane & 1) ? -1.0f : 1.0f);
+        for (int sq = 0; sq < 64; sq++) p[TM_PSQT_V + (size_t)plane * 64 + sq] = v;
+    }
+    train_model_clip(m);
+    train_model_refresh_rows(m, NULL, 0);
+    train_model_refresh_transpose(m);
+}
+
+void train_model_from_net(TrainModel *m, const NnueNet *net) {
+    float *p = m->p;
+    memset(p, 0, TM_TOTAL * sizeof *p);
+    float ft_scale = 1.0f / (TRAIN_ACT_ONE * (float)(1 << net->acc_shift));
+    float hid_scale = 1.0f / (float)(1 << net->hidden_shift);
+    float out_units = (float)net->output_divisor * TRAIN_OUTPUT_SCALE; /* engine units per 1.0 of y */
+    for (int f = 0; f < NNUE_INPUTS; f++) {
+        for (int i = 0; i < TM_L1; i++) p[TM_FT_W + (size_t)f * TM_L1 + i] = net->ft_weights[f][i] * ft_scale;
+        p[TM_PSQT_W + f] = (float)net->psqt_weights[f] / out_units;
+    }
+    for (int i = 0; i < TM_L1; i++) p[TM_FT_B + i] = net->ft_biases[i] * ft_scale;
+    /* the engine floors (s >> shift), which on average loses half a step: take that out of
+     * the bias (train_model_to_net puts it back), so a net survives import + export unchanged */
+    float half_step = net->hidden_shift > 0 ? (float)(1 << (net->hidden_shift - 1)) : 0.0f;
+    for (int o = 0; o < TM_L2; o++) {
+        for (int i = 0; i < 2 * TM_L1; i++) p[TM_L1_W + (size_t)o * 2 * TM_L1 + i] = net->l1_weights[o][i] * hid_scale;
+        p[TM_L1_B + o] = ((float)net->l1_biases[o] - half_step) * hid_scale / TRAIN_ACT_ONE;
+    }
+    for (int o = 0; o < TM_L3; o++) {
+        for (int i = 0; i < TM_L2; i++) p[TM_L2_W + (size_t)o * TM_L2 + i] = net->l2_weights[o][i] * hid_scale;
+        p[TM_L2_B + o] = ((float)net->l2_biases[o] - half_step) * hid_scale / TRAIN_ACT_ONE;
+    }
+    for (int i = 0; i < TM_L3; i++) p[TM_OUT_W + i] = (float)net->out_weights[i] * TRAIN_ACT_ONE / out_units;
+    p[TM_OUT_B] = (float)net->out_bias / out_units;
+    train_model_clip(m);
+    train_model_refresh_rows(m, NULL, 0);
+    train_model_refresh_transpose(m);
+}
+
+static int32_t round_clamp(double x, int32_t lo, int32_t hi) {
+    double r = nearbyint(x);
+    return r < lo ? lo : r > hi ? hi : (int32_t)r;
+}
+
+void train_model_to_net(const TrainModel *m, NnueNet *net) {
+    const float *p = m->p;
+    net->acc_shift = 0;
+    net->hidden_shift = TRAIN_HIDDEN_SHIFT;
+    net->output_divisor = TRAIN_OUTPUT_DIVISOR;
+    const double act = TRAIN_ACT_ONE, hid = 1 << TRAIN_HIDDEN_SHIFT;
+    const double out_units = (double)TRAIN_OUTPUT_DIVISOR * TRAIN_OUTPUT_SCALE;
+    for (int f = 0; f < NNUE_INPUTS; f++) {
+        const float *w = p + TM_FT_W + (size_t)f * TM_L1;
+        const float *v = p + TM_FT_V + (size_t)(f % NNUE_PLANES) * TM_L1;
+        for (int i = 0; i < TM_L1; i++)
+            net->ft_weights[f][i] = (int16_t)round_clamp(((double)w[i] + v[i]) * act, INT16_MIN, INT16_MAX);
+        double ps = (double)p[TM_PSQT_W + f] + p[TM_PSQT_V + f % NNUE_PLANES];
+        net->psqt_weights[f] = round_clamp(ps * out_units, -NNUE_MAX_PSQT_WEIGHT, NNUE_MAX_PSQT_WEIGHT);
+    }
+    for (int i = 0; i < TM_L1; i++) net->ft_biases[i] = (int16_t)round_clamp(p[TM_FT_B + i] * act, INT16_MIN, INT16_MAX);
+    /* The engine floors (s >> shift); adding half a step to the bias makes that a rounding, so
+     * the quantized activation is the nearest one to the float model's. */
+    const int32_t half_step = 1 << (TRAIN_HIDDEN_SHIFT - 1);
+    for (int o = 0; o < TM_L2; o++) {
+        for (int i = 0; i < 2 * TM_L1; i++)
+            net->l1_weights[o][i] = (int8_t)round_clamp(p[TM_L1_W + (size_t)o * 2 * TM_L1 + i] * hid, -127, 127);
+        net->l1_biases[o] = round_clamp(p[TM_L1_B + o] * hid * act, -NNUE_MAX_BIAS, NNUE_MAX_BIAS) + half_step;
+    }
+    for (int o = 0; o < TM_L3; o++) {
+        for (int i = 0; i < TM_L2; i++)
+            net->l2_weights[o][i] = (int8_t)round_clamp(p[TM_L2_W + (size_t)o * TM_L2 + i] * hid, -127, 127);
+        net->l2_biases[o] = round_clamp(p[TM_L2_B + o] * hid * act, -NNUE_MAX_BIAS, NNUE_MAX_BIAS) + half_step;
+    }
+    for (int i = 0; i < TM_L3; i++) net->out_weights[i] = (int8_t)round_clamp(p[TM_OUT_W + i] * out_units / act, -127, 127);
+    net->out_bias = round_clamp(p[TM_OUT_B] * out_units, -NNUE_MAX_BIAS, NNUE_MAX_BIAS);
+}
+
+/* ---------------- effective rows ---------------- */
+
+static void refresh_row(TrainModel *m, uint32_t f) {
+    float *restrict e = m->eff + (size_t)f * TM_L1;
+    const float *restrict w = m->p + TM_FT_W + (size_t)f * TM_L1;
+    if (m->factorizer) {
+        const float *restrict v = m->p + TM_FT_V + (size_t)(f % NNUE_PLANES) * TM_L1;
+        for (int i = 0; i < TM_L1; i++) e[i] = w[i] + v[i];
+        m->eff_psqt[f] = m->p[TM_PSQT_W + f] + m->p[TM_PSQT_V + f % NNUE_PLANES];
+    } else {
+        memcpy(e, w, TM_L1 * sizeof *e);
+        m->eff_psqt[f] = m->p[TM_PSQT_W + f];
+    }
+}
+
+void train_model_refresh_rows(TrainModel *m, const uint32_t *rows, size_t count) {
+    if (!rows)
+        for (uint32_t f = 0; f < NNUE_INPUTS; f++) refresh_row(m, f);
+    else
+        for (size_t k = 0; k < count; k++) refresh_row(m, rows[k]);
+}
+
+void train_model_refresh_transpose(TrainModel *m) {
+    const float *w = m->p + TM_L1_W;
+    for (int o = 0; o < TM_L2; o++)
+        for (int i = 0; i < 2 * TM_L1; i++) m->l1_t[(size_t)i * TM_L2 + o] = w[(size_t)o * 2 * TM_L1 + i];
+}
+
+/* ---------------- forward and backward ---------------- */
+
+typedef struct {
+    _Alignas(64) float acc[2][TM_L1];
+    _Alignas(64) float x0[2 * TM_L1];
+    _Alignas(64) float z1[TM_L2], x1[TM_L2];
+    _Alignas(64) float z2[TM_L3], x2[TM_L3];
+    float psqt[2];
+    float cp;
+} Activations;
+
+static inline float clip01(float x) { return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
+static inline bool inside01(float x) { return x > 0.0f && x < 1.0f; }
+
+static void forward(const TrainModel *m, const TrainSample *s, Activations *a) {
+    const float *P = m->p;
+    for (int h = 0; h < 2; h++) {
+        float *restrict acc = a->acc[h];
+        memcpy(acc, P + TM_FT_B, TM_L1 * sizeof *acc);
+        float ps = 0.0f;
+        for (int k = 0; k < s->count; k++) {
+            uint32_t f = s->feat[h][k];
+            const float *restrict row = m->eff + (size_t)f * TM_L1;
+            for (int i = 0; i < TM_L1; i++) acc[i] += row[i];
+            ps += m->eff_psqt[f];
+        }
+        a->psqt[h] = ps;
+        float *restrict x = a->x0 + h * TM_L1;
+        for (int i = 0; i < TM_L1; i++) x[i] = clip01(acc[i]);
+    }
+    /* L1 as a sum of transposed rows, skipping the inputs the clipped ReLU zeroed */
+    float *restrict z1 = a->z1;
+    memcpy(z1, P + TM_L1_B, TM_L2 * sizeof *z1);
+    for (int i = 0; i < 2 * TM_L1; i++) {
+        float x = a->x0[i];
+        if (x == 0.0f) continue;
+        const float *restrict w = m->l1_t + (size_t)i * TM_L2;
+        for (int o = 0; o < TM_L2; o++) z1[o] += x * w[o];
+    }
+    for (int o = 0; o < TM_L2; o++) a->x1[o] = clip01(z1[o]);
+    float *restrict z2 = a->z2;
+    memcpy(z2, P + TM_L2_B, TM_L3 * sizeof *z2);
+    for (int o = 0; o < TM_L3; o++) {
+        const float *restrict w = P + TM_L2_W + (size_t)o * TM_L2;
+        float sum = 0.0f;
+        for (int i = 0; i < TM_L2; i++) sum += w[i] * a->x1[i];
+        z2[o] += sum;
+    }
+    float y = P[TM_OUT_B];
+    for (int o = 0; o < TM_L3; o++) {
+        a->x2[o] = clip01(z2[o]);
+        y += P[TM_OUT_W + o] * a->x2[o];
+    }
+    y += 0.5f * (a->psqt[0] - a->psqt[1]);
+    a->cp = y * TRAIN_OUTPUT_SCALE;
+}
+
+float train_model_forward_cp(const TrainModel *m, const TrainSample *s) {
+    Activations a;
+    forward(m, s, &a);
+    return a.cp;
+}
+
+static inline float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
+
+float train_target(const TrainSample *s, const TrainTarget *t) {
+    return t->lambda * sigmoid(s->score / t->k) + (1.0f - t->lambda) * s->result;
+}
+
+void train_model_backward(const TrainModel *m, const TrainSample *s, const TrainTarget *t, float grad_scale,
+                          TrainGrad *g) {
+    Activations a;
+    forward(m, s, &a);
+    const float *P = m->p;
+    float pred = sigmoid(a.cp / t->k);
+    float diff = pred - train_target(s, t);
+    g->loss += (double)diff * diff;
+    /* dLoss/dy: MSE through the sigmoid, then cp = OUTPUT_SCALE * y */
+    float gy = grad_scale * 2.0f * diff * pred * (1.0f - pred) * TRAIN_OUTPUT_SCALE / t->k;
+    float *G = g->small - TM_SMALL; /* index G like P */
+
+    _Alignas(64) float dz2[TM_L3], dx1[TM_L2], dz1[TM_L2], dx0[2 * TM_L1];
+    G[TM_OUT_B] += gy;
+    for (int o = 0; o < TM_L3; o++) {
+        G[TM_OUT_W + o] += gy * a.x2[o];
+        dz2[o] = inside01(a.z2[o]) ? gy * P[TM_OUT_W + o] : 0.0f;
+    }
+    memset(dx1, 0, sizeof dx1);
+    for (int o = 0; o < TM_L3; o++) {
+        if (dz2[o] == 0.0f) continue;
+        G[TM_L2_B + o] += dz2[o];
+        float *restrict gw = G + TM_L2_W + (size_t)o * TM_L2;
+        const float *restrict w = P + TM_L2_W + (size_t)o * TM_L2;
+        for (int i = 0; i < TM_L2; i++) {
+            gw[i] += dz2[o] * a.x1[i];
+            dx1[i] += dz2[o] * w[i];
+        }
+    }
+    for (int i = 0; i < TM_L2; i++) dz1[i] = inside01(a.z1[i]) ? dx1[i] : 0.0f;
+    memset(dx0, 0, sizeof dx0);
+    for (int o = 0; o < TM_L2; o++) {
+        float d = dz1[o];
+        if (d == 0.0f) continue;
+        G[TM_L1_B + o] += d;
+        float *restrict gw = G + TM_L1_W + (size_t)o * 2 * TM_L1;
+        const float *restrict w = P + TM_L1_W + (size_t)o * 2 * TM_L1;
+        for (int i = 0; i < 2 * TM_L1; i++) {
+            gw[i] += d * a.x0[i];
+            dx0[i] += d * w[i];
+        }
+    }
+    /* through the clipped accumulators into the bias and the active feature rows */
+    _Alignas(64) float dacc[2][TM_L1];
+    for (int h = 0; h < 2; h++)
+        for (int i = 0; i < TM_L1; i++) dacc[h][i] = inside01(a.acc[h][i]) ? dx0[h * TM_L1 + i] : 0.0f;
+    float *restrict gb = G + TM_FT_B;
+    for (int i = 0; i < TM_L1; i++) gb[i] += dacc[0][i] + dacc[1][i];
+    for (int h = 0; h < 2; h++) {
+        float gps = h == 0 ? 0.5f * gy : -0.5f * gy;
+        const float *restrict d = dacc[h];
+        for (int k = 0; k < s->count; k++) {
+            uint32_t f = s->feat[h][k];
+            float *restrict row = g->ft + (size_t)f * TM_L1;
+            for (int i = 0; i < TM_L1; i++) row[i] += d[i];
+            g->psqt[f] += gps;
+            g->touched[f] = 1;
+        }
+    }
+}

@@ -1,0 +1,108 @@
+/* The float model the trainer optimizes: the engine's net in float, with a factorizer.
+ *
+ *   acc_P = ft_b + sum over P's active features f of (W[f] + V[f mod 704])     (256 per side)
+ *   x0    = clip([acc_stm, acc_other], 0, 1)                                 (512)
+ *   x1    = clip(L1 x0 + b1, 0, 1)  (32),  x2 = clip(L2 x1 + b2, 0, 1)  (32)
+ *   y     = out . x2 + b_out + (psqt_stm - psqt_other) / 2,  psqt_P = sum (p[f] + q[f mod 704])
+ *   cp    = TRAIN_OUTPUT_SCALE * y
+ * V and q are the factorizer's virtual rows (no king bucket); export folds them into W and p.
+ * Every float scale is the one the quantized engine uses, so exporting is rounding only:
+ * 1.0 in an activation is 127 in the engine, hidden weights carry 2^hidden_shift per 1.0, and
+ * the output is in units of 1/output_divisor centipawn. docs/training.md explains the choices. */
+#ifndef SQUALL_TRAIN_MODEL_H
+#define SQUALL_TRAIN_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nnue.h"
+#include "train_data.h"
+
+/* ---- quantization constants of the export (and of the float model's limits) ---- */
+#define TRAIN_ACT_ONE 127            /* activation 1.0 = 127; accumulator weights carry the same */
+#define TRAIN_HIDDEN_SHIFT 6         /* hidden weights: 1.0 = 64, int8 limit 127/64 */
+#define TRAIN_OUTPUT_DIVISOR 32      /* engine output units per centipawn */
+#define TRAIN_OUTPUT_SCALE 600.0f    /* centipawns per unit of model output y */
+/* Weight limits so the quantized net never saturates: int8 hidden weights stay within
+ * +-127, and 32 features + bias can never overflow the int16 accumulator
+ * (127 * (FT_BIAS_MAX + 32 * 2 * FT_WEIGHT_MAX) < 32767). */
+#define TRAIN_HIDDEN_W_MAX (127.0f / (1 << TRAIN_HIDDEN_SHIFT))
+#define TRAIN_OUT_W_MAX (127.0f * TRAIN_ACT_ONE / (TRAIN_OUTPUT_SCALE * TRAIN_OUTPUT_DIVISOR))
+#define TRAIN_FT_W_MAX 3.75f         /* real and virtual rows each, so their sum stays in 7.5 */
+#define TRAIN_FT_B_MAX 15.0f
+#define TRAIN_PSQT_MAX 200.0f        /* per row and per virtual row: ~120000 cp, never reached */
+#define TRAIN_BIAS_MAX 1000.0f       /* hidden and output biases: far inside the engine's bias limit */
+
+/* ---- parameter layout: one flat float array ---- */
+#define TM_L1 NNUE_L1
+#define TM_L2 NNUE_L2
+#define TM_L3 NNUE_L3
+#define TM_FT_W 0                                          /* [NNUE_INPUTS][256], sparse rows */
+#define TM_PSQT_W (TM_FT_W + (size_t)NNUE_INPUTS * TM_L1)  /* [NNUE_INPUTS], sparse */
+#define TM_DENSE (TM_PSQT_W + (size_t)NNUE_INPUTS)          /* everything from here is dense */
+#define TM_FT_V TM_DENSE                                   /* [704][256] factorizer rows */
+#define TM_PSQT_V (TM_FT_V + (size_t)NNUE_PLANES * TM_L1)   /* [704] */
+#define TM_SMALL (TM_PSQT_V + (size_t)NNUE_PLANES)          /* layers that every sample touches */
+#define TM_FT_B TM_SMALL                                   /* [256] */
+#define TM_L1_W (TM_FT_B + TM_L1)                          /* [32][512] */
+#define TM_L1_B (TM_L1_W + (size_t)TM_L2 * 2 * TM_L1)       /* [32] */
+#define TM_L2_W (TM_L1_B + TM_L2)                          /* [32][32] */
+#define TM_L2_B (TM_L2_W + (size_t)TM_L3 * TM_L2)           /* [32] */
+#define TM_OUT_W (TM_L2_B + TM_L3)                         /* [32] */
+#define TM_OUT_B (TM_OUT_W + TM_L3)                        /* [1] */
+#define TM_TOTAL (TM_OUT_B + 16)                           /* padded to a 64-byte multiple */
+#define TM_SMALL_SIZE (TM_TOTAL - TM_SMALL)
+
+typedef struct {
+    float *p;         /* [TM_TOTAL] parameters */
+    float *eff;       /* [NNUE_INPUTS][256] W + V, valid for the rows refreshed last */
+    float *eff_psqt;  /* [NNUE_INPUTS] p + q, likewise */
+    float *l1_t;      /* [512][32] transposed copy of L1 for the forward pass */
+    bool factorizer;
+} TrainModel;
+
+/* One thread's gradient: full-size sparse buffers for the feature rows (zero outside rows it
+ * touched, flagged in touched[]) and a dense buffer for the small layers. */
+typedef struct {
+    float *ft;        /* [NNUE_INPUTS][256] */
+    float *psqt;      /* [NNUE_INPUTS] */
+    float *small;     /* [TM_SMALL_SIZE], laid out like p + TM_SMALL */
+    uint8_t *touched; /* [NNUE_INPUTS] */
+    double loss;      /* sum of per-sample losses */
+} TrainGrad;
+
+/* Training hyper-parameters the per-sample code needs. */
+typedef struct {
+    float k;          /* sigmoid scale, centipawns */
+    float lambda;     /* weight of the score in the target; 1 - lambda for the result */
+} TrainTarget;
+
+bool train_model_alloc(TrainModel *m);
+void train_model_free(TrainModel *m);
+/* Deterministic initial weights from seed; PSQT starts from plain material values. */
+void train_model_init(TrainModel *m, uint64_t seed);
+/* Dequantizes an engine net into the model (virtual rows zero). */
+void train_model_from_net(TrainModel *m, const NnueNet *net);
+/* Rounds the model into an engine net (virtual rows folded in). */
+void train_model_to_net(const TrainModel *m, NnueNet *net);
+/* Clips every parameter to its exportable range. */
+void train_model_clip(TrainModel *m);
+
+/* Refreshes eff/eff_psqt for the given rows (all rows when rows is NULL), and the L1 transpose. */
+void train_model_refresh_rows(TrainModel *m, const uint32_t *rows, size_t count);
+void train_model_refresh_transpose(TrainModel *m);
+
+bool train_grad_alloc(TrainGrad *g);
+void train_grad_free(TrainGrad *g);
+
+/* Target of a sample: lambda * sigmoid(score / k) + (1 - lambda) * result. */
+float train_target(const TrainSample *s, const TrainTarget *t);
+/* Model output in centipawns (side to move). Uses eff rows, which must be current for s. */
+float train_model_forward_cp(const TrainModel *m, const TrainSample *s);
+/* Forward and backward pass of one sample: adds grad_scale * dLoss/dparam into g (features
+ * marked touched), and the unscaled loss (sigmoid(cp/k) - target)^2 into g->loss. */
+void train_model_backward(const TrainModel *m, const TrainSample *s, const TrainTarget *t, float grad_scale,
+                          TrainGrad *g);
+
+#endif
