@@ -169,12 +169,6 @@ Move movepicker_next(MovePicker *mp, bool skip_quiets) {
             mp->stage++;
             break;
         case STAGE_EVASIONS:
-            while (mp->index < mp->list.count) {
-                Move m = pick_best(mp);
-                if (m != mp->tt_move) return m;
-            }
-            mp->stage = STAGE_DONE;
-            break;
         case STAGE_QS_NOISY:
             while (mp->index < mp->list.count) {
                 Move m = pick_best(mp);
