@@ -72,6 +72,12 @@ static double now_seconds(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+static double cpu_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static uint64_t rng_next(uint64_t *state) {
     uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
@@ -112,7 +118,7 @@ static void job_refresh(Trainer *tr, int t, bool all) {
 static void job_backward(Trainer *tr, int t) {
     size_t lo = part_begin(tr->batch_count, t, tr->threads), hi = part_begin(tr->batch_count, t + 1, tr->threads);
     TrainGrad *g = &tr->grad[t];
-    for (size_t i = lo; i < hi; i++) train_model_backward(&tr->model, &tr->samples[i], &tr->target, tr->grad_scale, g);
+    train_model_backward(&tr->model, tr->samples + lo, hi - lo, &tr->target, tr->grad_scale, g);
 }
 
 /* Dense regions of the small layers: weight decay for weights only, each with its export limit. */
@@ -470,13 +476,14 @@ static bool train_epochs(Trainer *tr, int first_epoch, TrainReport *rep, FILE *l
     LrSchedule sched = {cfg->lr, cfg->final_lr_ratio, cfg->warmup_steps, steps_per_epoch * cfg->epochs};
     uint32_t *order = malloc(n * sizeof *order);
     if (!order) return snprintf(err, err_size, "out of memory"), false;
-    double train_seconds = 0, rows_sum = 0;
+    double train_seconds = 0, train_cpu = 0, rows_sum = 0;
     uint64_t trained = 0, batches = 0;
     rep->first_train_loss = -1;
     for (int epoch = first_epoch; epoch < cfg->epochs; epoch++) {
         tr->epoch = epoch;
         memcpy(order, tr->data.train, n * sizeof *order); /* each epoch's order depends on (seed, epoch) only */
         shuffle(order, n, cfg->seed, epoch);
+        double epoch_cpu = cpu_seconds();
         double epoch_start = now_seconds(), next_progress = epoch_start + cfg->progress_seconds, loss_sum = 0;
         for (size_t at = 0; at < n; at += batch) {
             tr->batch = order + at;
@@ -509,7 +516,7 @@ static bool train_epochs(Trainer *tr, int first_epoch, TrainReport *rep, FILE *l
             }
         }
         double seconds = now_seconds() - epoch_start;
-        train_seconds += seconds, trained += n;
+        train_seconds += seconds, trained += n, train_cpu += cpu_seconds() - epoch_cpu;
         double train_loss = loss_sum / (double)n;
         if (rep->first_train_loss < 0) rep->first_train_loss = train_loss;
         rep->last_train_loss = train_loss;
@@ -532,6 +539,7 @@ static bool train_epochs(Trainer *tr, int first_epoch, TrainReport *rep, FILE *l
     }
     free(order);
     rep->positions_per_second = train_seconds > 0 ? (double)trained / train_seconds : 0;
+    rep->positions_per_cpu_second = train_cpu > 0 ? (double)trained / train_cpu : 0;
     rep->mean_rows_per_batch = batches ? rows_sum / (double)batches : 0;
     return true;
 }
@@ -616,8 +624,9 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
     }
     rep->seconds = now_seconds() - start;
     if (ok && log)
-        fprintf(log, "train: done in %.1fs, %.0f positions/s while training, %.0f feature rows per batch\n", rep->seconds,
-                rep->positions_per_second, rep->mean_rows_per_batch);
+        fprintf(log, "train: done in %.1fs, %.0f positions/s while training (%.0f per CPU-second), %.0f feature rows "
+                     "per batch\n", rep->seconds, rep->positions_per_second, rep->positions_per_cpu_second,
+                rep->mean_rows_per_batch);
     trainer_free(tr);
     free(tr);
     return ok;

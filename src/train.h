@@ -50,6 +50,7 @@ typedef struct {
     double last_val_loss;    /* -1 without a holdout */
     double score_only_val_loss; /* the labels' own score part as a predictor, for reference */
     double positions_per_second;
+    double positions_per_cpu_second; /* summed over threads: robust to a busy machine */
     double seconds;
     size_t train_positions, holdout_positions;
     double mean_rows_per_batch; /* distinct feature rows a batch touched */

@@ -14,6 +14,8 @@ static void *alloc_floats(size_t n) {
     return p;
 }
 
+static TrainScratch *train_scratch_alloc(void);
+
 bool train_model_alloc(TrainModel *m) {
     memset(m, 0, sizeof *m);
     m->p = alloc_floats(TM_TOTAL);
@@ -40,7 +42,8 @@ bool train_grad_alloc(TrainGrad *g) {
     g->psqt = alloc_floats(NNUE_INPUTS);
     g->small = alloc_floats(TM_SMALL_SIZE);
     g->touched = calloc(NNUE_INPUTS, 1);
-    if (g->ft && g->psqt && g->small && g->touched) return true;
+    g->scratch = train_scratch_alloc();
+    if (g->ft && g->psqt && g->small && g->touched && g->scratch) return true;
     train_grad_free(g);
     return false;
 }
@@ -50,6 +53,7 @@ void train_grad_free(TrainGrad *g) {
     free(g->psqt);
     free(g->small);
     free(g->touched);
+    free(g->scratch);
     memset(g, 0, sizeof *g);
 }
 
@@ -209,132 +213,223 @@ void train_model_refresh_transpose(TrainModel *m) {
         for (int i = 0; i < 2 * TM_L1; i++) m->l1_t[(size_t)i * TM_L2 + o] = w[(size_t)o * 2 * TM_L1 + i];
 }
 
-/* ---------------- forward and backward ---------------- */
-
-typedef struct {
-    _Alignas(64) float acc[2][TM_L1];
-    _Alignas(64) float x0[2 * TM_L1];
-    _Alignas(64) float z1[TM_L2], x1[TM_L2];
-    _Alignas(64) float z2[TM_L3], x2[TM_L3];
-    float psqt[2];
-    float cp;
-} Activations;
+/* ---------------- forward and backward ----------------
+ *
+ * Training runs samples in groups of TM_GROUP so the dense 512x32 layer is read, and its
+ * gradient written, once per group instead of once per sample (that layer and its gradient
+ * live in L2; the per-sample vectors of a group stay in L1). The feature rows are random
+ * 1 KiB reads from a table far larger than L2: the next rows are prefetched while the
+ * current one is added. Loop orders are the same in the single-sample forward pass, so both
+ * give the same numbers. */
 
 static inline float clip01(float x) { return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
 static inline bool inside01(float x) { return x > 0.0f && x < 1.0f; }
+static inline float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
 
-static void forward(const TrainModel *m, const TrainSample *s, Activations *a) {
-    const float *P = m->p;
-    for (int h = 0; h < 2; h++) {
-        float *restrict acc = a->acc[h];
-        memcpy(acc, P + TM_FT_B, TM_L1 * sizeof *acc);
-        float ps = 0.0f;
-        for (int k = 0; k < s->count; k++) {
-            uint32_t f = s->feat[h][k];
-            const float *restrict row = m->eff + (size_t)f * TM_L1;
-            for (int i = 0; i < TM_L1; i++) acc[i] += row[i];
-            ps += m->eff_psqt[f];
-        }
-        a->psqt[h] = ps;
-        float *restrict x = a->x0 + h * TM_L1;
-        for (int i = 0; i < TM_L1; i++) x[i] = clip01(acc[i]);
+#define PREFETCH_AHEAD 2 /* rows */
+
+static inline void prefetch_row(const float *row, int write) {
+    for (int line = 0; line < TM_L1; line += 16) {
+        if (write) __builtin_prefetch(row + line, 1, 3);
+        else __builtin_prefetch(row + line, 0, 3);
     }
-    /* L1 as a sum of transposed rows, skipping the inputs the clipped ReLU zeroed */
-    float *restrict z1 = a->z1;
-    memcpy(z1, P + TM_L1_B, TM_L2 * sizeof *z1);
+}
+
+/* Accumulators of both perspectives, their clipped activations and the PSQT sums. */
+static void accumulate(const TrainModel *m, const TrainSample *s, float acc[2][TM_L1], float *x0, float psqt[2]) {
+    const float *bias = m->p + TM_FT_B;
+    int n = s->count;
+    for (int h = 0; h < 2; h++) {
+        float *restrict a = acc[h];
+        const uint16_t *feat = s->feat[h];
+        for (int k = 0; k < PREFETCH_AHEAD && k < n; k++) prefetch_row(m->eff + (size_t)feat[k] * TM_L1, 0);
+        memcpy(a, bias, TM_L1 * sizeof *a);
+        float ps = 0.0f;
+        for (int k = 0; k < n; k++) {
+            if (k + PREFETCH_AHEAD < n) prefetch_row(m->eff + (size_t)feat[k + PREFETCH_AHEAD] * TM_L1, 0);
+            const float *restrict row = m->eff + (size_t)feat[k] * TM_L1;
+            for (int i = 0; i < TM_L1; i++) a[i] += row[i];
+            ps += m->eff_psqt[feat[k]];
+        }
+        psqt[h] = ps;
+        float *restrict x = x0 + h * TM_L1;
+        for (int i = 0; i < TM_L1; i++) x[i] = clip01(a[i]);
+    }
+}
+
+/* z1 = b1 + L1 x0, as a sum of transposed rows (vectorizes without reassociation). */
+static void l1_forward(const TrainModel *m, const float *x0, float *restrict z1) {
+    memcpy(z1, m->p + TM_L1_B, TM_L2 * sizeof *z1);
     for (int i = 0; i < 2 * TM_L1; i++) {
-        float x = a->x0[i];
-        if (x == 0.0f) continue;
+        float x = x0[i];
         const float *restrict w = m->l1_t + (size_t)i * TM_L2;
         for (int o = 0; o < TM_L2; o++) z1[o] += x * w[o];
     }
-    for (int o = 0; o < TM_L2; o++) a->x1[o] = clip01(z1[o]);
-    float *restrict z2 = a->z2;
-    memcpy(z2, P + TM_L2_B, TM_L3 * sizeof *z2);
+}
+
+/* Everything after L1: x1, z2, x2 and the output in model units (PSQT included). */
+static float tail_forward(const TrainModel *m, const float *z1, float *x1, float *z2, float *x2, const float psqt[2]) {
+    const float *P = m->p;
+    for (int o = 0; o < TM_L2; o++) x1[o] = clip01(z1[o]);
     for (int o = 0; o < TM_L3; o++) {
         const float *restrict w = P + TM_L2_W + (size_t)o * TM_L2;
         float sum = 0.0f;
-        for (int i = 0; i < TM_L2; i++) sum += w[i] * a->x1[i];
-        z2[o] += sum;
+        for (int i = 0; i < TM_L2; i++) sum += w[i] * x1[i];
+        z2[o] = P[TM_L2_B + o] + sum;
     }
     float y = P[TM_OUT_B];
     for (int o = 0; o < TM_L3; o++) {
-        a->x2[o] = clip01(z2[o]);
-        y += P[TM_OUT_W + o] * a->x2[o];
+        x2[o] = clip01(z2[o]);
+        y += P[TM_OUT_W + o] * x2[o];
     }
-    y += 0.5f * (a->psqt[0] - a->psqt[1]);
-    a->cp = y * TRAIN_OUTPUT_SCALE;
+    return y + 0.5f * (psqt[0] - psqt[1]);
 }
 
 float train_model_forward_cp(const TrainModel *m, const TrainSample *s) {
-    Activations a;
-    forward(m, s, &a);
-    return a.cp;
+    _Alignas(64) float acc[2][TM_L1], x0[2 * TM_L1], z1[TM_L2], x1[TM_L2], z2[TM_L3], x2[TM_L3];
+    float psqt[2];
+    accumulate(m, s, acc, x0, psqt);
+    l1_forward(m, x0, z1);
+    return tail_forward(m, z1, x1, z2, x2, psqt) * TRAIN_OUTPUT_SCALE;
 }
-
-static inline float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
 
 float train_target(const TrainSample *s, const TrainTarget *t) {
     return t->lambda * sigmoid(s->score / t->k) + (1.0f - t->lambda) * s->result;
 }
 
-void train_model_backward(const TrainModel *m, const TrainSample *s, const TrainTarget *t, float grad_scale,
-                          TrainGrad *g) {
-    Activations a;
-    forward(m, s, &a);
+/* Per-thread work space of one group. */
+struct TrainScratch {
+    _Alignas(64) float acc[TM_GROUP][2][TM_L1];
+    _Alignas(64) float x0[TM_GROUP][2 * TM_L1];
+    _Alignas(64) float dx0[TM_GROUP][2 * TM_L1];
+    _Alignas(64) float z1[TM_GROUP][TM_L2];
+    _Alignas(64) float dz1[TM_GROUP][TM_L2];
+    float gy[TM_GROUP];
+};
+
+static TrainScratch *train_scratch_alloc(void) {
+    TrainScratch *s = aligned_alloc(64, (sizeof(TrainScratch) + 63) & ~(size_t)63);
+    if (s) memset(s, 0, sizeof *s);
+    return s;
+}
+
+/* Loss, output gradient and the backward pass through the output and L2 layers for one
+ * sample; leaves dLoss/dz1 in dz1 and dLoss/dy in *gy_out. */
+static void tail_backward(const TrainModel *m, const TrainSample *s, const TrainTarget *t, float grad_scale,
+                          const float *z1, const float psqt[2], float *dz1, float *gy_out, TrainGrad *g) {
     const float *P = m->p;
-    float pred = sigmoid(a.cp / t->k);
+    float *G = g->small - TM_SMALL; /* index the gradient like P */
+    _Alignas(64) float x1[TM_L2], z2[TM_L3], x2[TM_L3], dz2[TM_L3], dx1[TM_L2];
+    float y = tail_forward(m, z1, x1, z2, x2, psqt);
+    float pred = sigmoid(y * TRAIN_OUTPUT_SCALE / t->k);
     float diff = pred - train_target(s, t);
     g->loss += (double)diff * diff;
-    /* dLoss/dy: MSE through the sigmoid, then cp = OUTPUT_SCALE * y */
+    /* MSE through the sigmoid, then cp = OUTPUT_SCALE * y */
     float gy = grad_scale * 2.0f * diff * pred * (1.0f - pred) * TRAIN_OUTPUT_SCALE / t->k;
-    float *G = g->small - TM_SMALL; /* index G like P */
-
-    _Alignas(64) float dz2[TM_L3], dx1[TM_L2], dz1[TM_L2], dx0[2 * TM_L1];
+    *gy_out = gy;
     G[TM_OUT_B] += gy;
     for (int o = 0; o < TM_L3; o++) {
-        G[TM_OUT_W + o] += gy * a.x2[o];
-        dz2[o] = inside01(a.z2[o]) ? gy * P[TM_OUT_W + o] : 0.0f;
+        G[TM_OUT_W + o] += gy * x2[o];
+        dz2[o] = inside01(z2[o]) ? gy * P[TM_OUT_W + o] : 0.0f;
     }
     memset(dx1, 0, sizeof dx1);
     for (int o = 0; o < TM_L3; o++) {
-        if (dz2[o] == 0.0f) continue;
-        G[TM_L2_B + o] += dz2[o];
+        float d = dz2[o];
+        if (d == 0.0f) continue;
+        G[TM_L2_B + o] += d;
         float *restrict gw = G + TM_L2_W + (size_t)o * TM_L2;
         const float *restrict w = P + TM_L2_W + (size_t)o * TM_L2;
         for (int i = 0; i < TM_L2; i++) {
-            gw[i] += dz2[o] * a.x1[i];
-            dx1[i] += dz2[o] * w[i];
+            gw[i] += d * x1[i];
+            dx1[i] += d * w[i];
         }
     }
-    for (int i = 0; i < TM_L2; i++) dz1[i] = inside01(a.z1[i]) ? dx1[i] : 0.0f;
-    memset(dx0, 0, sizeof dx0);
+    for (int i = 0; i < TM_L2; i++) dz1[i] = inside01(z1[i]) ? dx1[i] : 0.0f;
+}
+
+/* l1_forward for a whole group: each transposed row is read once for all samples (the
+ * per-sample sums run in the same order as in l1_forward). */
+static void l1_forward_group(const TrainModel *m, TrainScratch *w, int n) {
+    for (int s = 0; s < n; s++) memcpy(w->z1[s], m->p + TM_L1_B, TM_L2 * sizeof(float));
+    for (int i = 0; i < 2 * TM_L1; i++) {
+        const float *restrict wt = m->l1_t + (size_t)i * TM_L2;
+        for (int s = 0; s < n; s++) { /* no test for x == 0: mispredicted branches cost more */
+            float x = w->x0[s][i];
+            float *restrict z = w->z1[s];
+            for (int o = 0; o < TM_L2; o++) z[o] += x * wt[o];
+        }
+    }
+}
+
+/* L1 for a group: bias and weight gradients, and dLoss/dx0 of every sample. */
+static void l1_backward_group(const TrainModel *m, TrainScratch *w, int n, TrainGrad *g) {
+    const float *P = m->p;
+    float *G = g->small - TM_SMALL;
+    enum { BLOCK = 64 };
+    for (int s = 0; s < n; s++) memset(w->dx0[s], 0, sizeof w->dx0[s]);
     for (int o = 0; o < TM_L2; o++) {
-        float d = dz1[o];
-        if (d == 0.0f) continue;
-        G[TM_L1_B + o] += d;
-        float *restrict gw = G + TM_L1_W + (size_t)o * 2 * TM_L1;
-        const float *restrict w = P + TM_L1_W + (size_t)o * 2 * TM_L1;
-        for (int i = 0; i < 2 * TM_L1; i++) {
-            gw[i] += d * a.x0[i];
-            dx0[i] += d * w[i];
+        bool any = false;
+        for (int s = 0; s < n; s++) {
+            G[TM_L1_B + o] += w->dz1[s][o];
+            any |= w->dz1[s][o] != 0.0f;
+        }
+        if (!any) continue;
+        float *gw = G + TM_L1_W + (size_t)o * 2 * TM_L1;
+        const float *wr = P + TM_L1_W + (size_t)o * 2 * TM_L1;
+        for (int i0 = 0; i0 < 2 * TM_L1; i0 += BLOCK) {
+            _Alignas(64) float r[BLOCK];
+            memcpy(r, gw + i0, sizeof r);
+            for (int s = 0; s < n; s++) {
+                float d = w->dz1[s][o];
+                if (d == 0.0f) continue;
+                const float *restrict x = w->x0[s] + i0;
+                float *restrict dx = w->dx0[s] + i0;
+                const float *restrict wt = wr + i0;
+                for (int j = 0; j < BLOCK; j++) {
+                    r[j] += d * x[j];
+                    dx[j] += d * wt[j];
+                }
+            }
+            memcpy(gw + i0, r, sizeof r);
         }
     }
-    /* through the clipped accumulators into the bias and the active feature rows */
+}
+
+/* Feature-layer gradient of one sample: bias, the active rows and their PSQT entries. */
+static void scatter_features(const TrainSample *s, const float acc[2][TM_L1], const float *dx0, float gy, TrainGrad *g) {
     _Alignas(64) float dacc[2][TM_L1];
     for (int h = 0; h < 2; h++)
-        for (int i = 0; i < TM_L1; i++) dacc[h][i] = inside01(a.acc[h][i]) ? dx0[h * TM_L1 + i] : 0.0f;
-    float *restrict gb = G + TM_FT_B;
+        for (int i = 0; i < TM_L1; i++) dacc[h][i] = inside01(acc[h][i]) ? dx0[h * TM_L1 + i] : 0.0f;
+    float *restrict gb = g->small + (TM_FT_B - TM_SMALL);
     for (int i = 0; i < TM_L1; i++) gb[i] += dacc[0][i] + dacc[1][i];
+    int n = s->count;
     for (int h = 0; h < 2; h++) {
-        float gps = h == 0 ? 0.5f * gy : -0.5f * gy;
+        float gps = h == 0 ? 0.5f * gy : -0.5f * gy; /* y holds (psqt_stm - psqt_other) / 2 */
         const float *restrict d = dacc[h];
-        for (int k = 0; k < s->count; k++) {
-            uint32_t f = s->feat[h][k];
+        const uint16_t *feat = s->feat[h];
+        for (int k = 0; k < PREFETCH_AHEAD && k < n; k++) prefetch_row(g->ft + (size_t)feat[k] * TM_L1, 1);
+        for (int k = 0; k < n; k++) {
+            if (k + PREFETCH_AHEAD < n) prefetch_row(g->ft + (size_t)feat[k + PREFETCH_AHEAD] * TM_L1, 1);
+            uint32_t f = feat[k];
             float *restrict row = g->ft + (size_t)f * TM_L1;
             for (int i = 0; i < TM_L1; i++) row[i] += d[i];
             g->psqt[f] += gps;
             g->touched[f] = 1;
         }
+    }
+}
+
+void train_model_backward(const TrainModel *m, const TrainSample *samples, size_t count, const TrainTarget *t,
+                          float grad_scale, TrainGrad *g) {
+    TrainScratch *w = g->scratch;
+    for (size_t base = 0; base < count; base += TM_GROUP) {
+        int n = count - base < TM_GROUP ? (int)(count - base) : TM_GROUP;
+        float psqt[TM_GROUP][2];
+        for (int s = 0; s < n; s++) accumulate(m, &samples[base + s], w->acc[s], w->x0[s], psqt[s]);
+        l1_forward_group(m, w, n);
+        for (int s = 0; s < n; s++)
+            tail_backward(m, &samples[base + s], t, grad_scale, w->z1[s], psqt[s], w->dz1[s], &w->gy[s], g);
+        l1_backward_group(m, w, n, g);
+        for (int s = 0; s < n; s++) scatter_features(&samples[base + s], w->acc[s], w->dx0[s], w->gy[s], g);
     }
 }

@@ -62,6 +62,10 @@ typedef struct {
     bool factorizer;
 } TrainModel;
 
+#define TM_GROUP 16 /* samples whose dense-layer gradients are formed together */
+
+typedef struct TrainScratch TrainScratch;
+
 /* One thread's gradient: full-size sparse buffers for the feature rows (zero outside rows it
  * touched, flagged in touched[]) and a dense buffer for the small layers. */
 typedef struct {
@@ -69,6 +73,7 @@ typedef struct {
     float *psqt;      /* [NNUE_INPUTS] */
     float *small;     /* [TM_SMALL_SIZE], laid out like p + TM_SMALL */
     uint8_t *touched; /* [NNUE_INPUTS] */
+    TrainScratch *scratch; /* activations of one group */
     double loss;      /* sum of per-sample losses */
 } TrainGrad;
 
@@ -100,9 +105,9 @@ void train_grad_free(TrainGrad *g);
 float train_target(const TrainSample *s, const TrainTarget *t);
 /* Model output in centipawns (side to move). Uses eff rows, which must be current for s. */
 float train_model_forward_cp(const TrainModel *m, const TrainSample *s);
-/* Forward and backward pass of one sample: adds grad_scale * dLoss/dparam into g (features
- * marked touched), and the unscaled loss (sigmoid(cp/k) - target)^2 into g->loss. */
-void train_model_backward(const TrainModel *m, const TrainSample *s, const TrainTarget *t, float grad_scale,
-                          TrainGrad *g);
+/* Forward and backward pass of count samples: adds grad_scale * dLoss/dparam into g (features
+ * marked touched), and the unscaled losses (sigmoid(cp/k) - target)^2 into g->loss. */
+void train_model_backward(const TrainModel *m, const TrainSample *samples, size_t count, const TrainTarget *t,
+                          float grad_scale, TrainGrad *g);
 
 #endif
