@@ -1,0 +1,214 @@
+/* datagen: records decode to legal quiet positions with consistent game results, and a run is
+ * byte-identical for the same seed whatever the thread count. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "board.h"
+#include "datagen.h"
+#include "movegen.h"
+#include "nnue.h"
+#include "options.h"
+#include "search.h"
+#include "test.h"
+#include "train_record.h"
+
+/* A small, fast run: a handful of games at a tiny node budget. */
+static bool run_datagen(const char *path, int games, int threads, uint64_t seed, DatagenStats *st) {
+    search_init();
+    engine_options.eval_mode = EVAL_MODE_CLASSICAL;
+    DatagenConfig cfg;
+    datagen_config_defaults(&cfg);
+    cfg.out_path = path;
+    cfg.games = (uint64_t)games;
+    cfg.threads = threads;
+    cfg.nodes = 400;
+    cfg.seed = seed;
+    cfg.progress_seconds = 0;
+    cfg.hash_mb = 2;
+    char err[256];
+    bool ok = datagen_run(&cfg, st, NULL, err, sizeof err);
+    if (!ok) printf("    datagen: %s\n", err);
+    return ok;
+}
+
+static unsigned char *read_file(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    unsigned char *buf = malloc(n > 0 ? (size_t)n : 1);
+    *size = buf ? fread(buf, 1, (size_t)n, f) : 0;
+    fclose(f);
+    return buf;
+}
+
+static void temp_path(char *out, size_t size, const char *tag) {
+    snprintf(out, size, "/tmp/squall-test-%s-%d.bin", tag, (int)getpid());
+}
+
+TEST(datagen, records_are_legal_quiet_positions) {
+    char path[128];
+    temp_path(path, sizeof path, "datagen");
+    DatagenStats st;
+    CHECK(run_datagen(path, 6, 2, 7, &st));
+    size_t size = 0;
+    unsigned char *buf = read_file(path, &size);
+    CHECK(buf != NULL);
+    CHECK_MSG(size > 0 && size % RECORD_SIZE == 0, "file size %zu", size);
+    size_t n = size / RECORD_SIZE;
+    CHECK_MSG(n == st.positions, "%zu records, stats say %llu", n, (unsigned long long)st.positions);
+    CHECK_EQ_U64(st.games, 6);
+    Position *pos = malloc(sizeof *pos);
+    pos->accumulator = NULL;
+    uint32_t game = UINT32_MAX, games_seen = 0;
+    int result = -1, last_ply = -1;
+    for (size_t i = 0; buf && i < n; i++) {
+        RecordPosition rp;
+        const Record *rec = (const Record *)(buf + i * RECORD_SIZE);
+        if (!record_decode(rec, &rp)) {
+            CHECK_MSG(false, "record %zu does not decode", i);
+            continue;
+        }
+        char fen[128], err[256];
+        record_fen(&rp, fen, sizeof fen);
+        bool ok = pos_set_fen(pos, fen, err, sizeof err);
+        CHECK_MSG(ok, "record %zu: '%s' refused: %s", i, fen, err);
+        if (!ok) continue;
+        CHECK_MSG(!pos_in_check(pos), "record %zu in check: %s", i, fen);
+        CHECK_MSG(count_legal_moves(pos) > 0, "record %zu has no legal move: %s", i, fen);
+        CHECK_MSG(rp.score > -NNUE_EVAL_LIMIT && rp.score < NNUE_EVAL_LIMIT && !score_is_mate(rp.score), "record %zu score %d", i, rp.score);
+        /* re-encoding the decoded position gives the same bytes (castling/ep are not stored) */
+        Record again;
+        record_encode(&again, pos, rp.score, rp.ply, rp.game, rp.result);
+        CHECK_MSG(!memcmp(&again, rec, RECORD_SIZE), "record %zu does not round-trip", i);
+        if (rp.game != game) { /* a new game: ids ascend, results are per game */
+            CHECK_MSG(game == UINT32_MAX || rp.game > game, "game ids out of order at record %zu", i);
+            game = rp.game, result = rp.result, last_ply = -1, games_seen++;
+        }
+        CHECK_MSG(rp.result == result, "record %zu: result %d differs within game %u", i, rp.result, rp.game);
+        CHECK_MSG(rp.ply > last_ply, "record %zu: ply %d after %d", i, rp.ply, last_ply);
+        last_ply = rp.ply;
+    }
+    CHECK_MSG(games_seen >= 5, "only %u games have records", games_seen);
+    uint64_t ends = st.ends_mate + st.ends_stalemate + st.ends_rule + st.ends_material + st.ends_resign +
+                    st.ends_draw_adj + st.ends_max_ply;
+    CHECK_EQ_U64(ends, st.games);
+    CHECK_EQ_U64(st.wins[0] + st.wins[1] + st.wins[2], st.games);
+    free(pos);
+    free(buf);
+    remove(path);
+}
+
+TEST(datagen, same_seed_same_bytes_any_thread_count) {
+    char a[128], b[128], c[128];
+    temp_path(a, sizeof a, "det-a");
+    temp_path(b, sizeof b, "det-b");
+    temp_path(c, sizeof c, "det-c");
+    DatagenStats st;
+    CHECK(run_datagen(a, 3, 2, 11, &st));
+    CHECK(run_datagen(b, 3, 2, 11, &st));
+    CHECK(run_datagen(c, 3, 1, 11, &st));
+    size_t na = 0, nb = 0, nc = 0;
+    unsigned char *fa = read_file(a, &na), *fb = read_file(b, &nb), *fc = read_file(c, &nc);
+    CHECK(fa && fb && fc && na > 0);
+    CHECK_MSG(na == nb && fa && fb && !memcmp(fa, fb, na), "two runs with seed 11 differ");
+    CHECK_MSG(na == nc && fa && fc && !memcmp(fa, fc, na), "1 and 2 threads differ");
+    /* another seed, other games */
+    DatagenStats st2;
+    CHECK(run_datagen(c, 3, 2, 12, &st2));
+    free(fc);
+    fc = read_file(c, &nc);
+    CHECK(!(na == nc && fa && fc && !memcmp(fa, fc, na)));
+    free(fa), free(fb), free(fc);
+    remove(a), remove(b), remove(c);
+}
+
+TEST(datagen, positions_target_stops_at_a_game_boundary) {
+    search_init();
+    engine_options.eval_mode = EVAL_MODE_CLASSICAL;
+    char path[128];
+    temp_path(path, sizeof path, "positions");
+    DatagenConfig cfg;
+    datagen_config_defaults(&cfg);
+    cfg.out_path = path;
+    cfg.positions = 100;
+    cfg.threads = 2;
+    cfg.nodes = 300;
+    cfg.seed = 3;
+    cfg.progress_seconds = 0;
+    cfg.hash_mb = 2;
+    DatagenStats st;
+    char err[256];
+    CHECK(datagen_run(&cfg, &st, NULL, err, sizeof err));
+    CHECK_MSG(st.positions >= 100, "%llu positions", (unsigned long long)st.positions);
+    size_t size = 0;
+    unsigned char *buf = read_file(path, &size);
+    CHECK_EQ_U64(size, st.positions * RECORD_SIZE);
+    /* dropping the last game leaves fewer than the target: the run stopped as early as it could */
+    size_t n = size / RECORD_SIZE, last_start = n;
+    while (buf && last_start > 0 &&
+           record_game((const Record *)(buf + (last_start - 1) * RECORD_SIZE)) ==
+               record_game((const Record *)(buf + (n - 1) * RECORD_SIZE)))
+        last_start--;
+    CHECK_MSG(last_start < 100, "the file holds %zu positions before its last game", last_start);
+    free(buf);
+    remove(path);
+}
+
+TEST(datagen, works_with_the_nnue_evaluator) {
+    search_init();
+    char path[128], err[256];
+    temp_path(path, sizeof path, "nnue");
+    NnueNet *net = nnue_net_alloc();
+    nnue_net_init_psqt_classical(net);
+    CHECK(nnue_set_net(net, "test-psqt", err, sizeof err));
+    engine_options.eval_mode = EVAL_MODE_NNUE;
+    DatagenConfig cfg;
+    datagen_config_defaults(&cfg);
+    cfg.out_path = path;
+    cfg.games = 2;
+    cfg.threads = 2;
+    cfg.nodes = 300;
+    cfg.progress_seconds = 0;
+    cfg.hash_mb = 2;
+    DatagenStats st;
+    CHECK(datagen_run(&cfg, &st, NULL, err, sizeof err));
+    CHECK(st.positions > 0);
+    engine_options.eval_mode = EVAL_MODE_CLASSICAL;
+    nnue_unload();
+    remove(path);
+}
+
+TEST(datagen, record_codec_edge_cases) {
+    Position *pos = malloc(sizeof *pos);
+    pos->accumulator = NULL;
+    /* promoted pieces, black to move, 32 pieces, a bare-kings ending */
+    const char *fens[] = {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
+                          "1QQ5/8/8/3k4/8/8/7q/4K3 w - - 0 40", "8/8/8/3k4/8/8/8/4K3 w - - 0 70"};
+    for (int i = 0; i < 3; i++) {
+        CHECK(pos_set_fen(pos, fens[i], NULL, 0));
+        Record rec;
+        record_encode(&rec, pos, -123, 77, 0x123456u, RESULT_WHITE_WIN);
+        RecordPosition rp;
+        CHECK(record_decode(&rec, &rp));
+        CHECK_EQ_U64(rp.score + 1000, -123 + 1000);
+        CHECK_EQ_U64(rp.ply, 77);
+        CHECK_EQ_U64(rp.game, 0x123456u);
+        CHECK_EQ_U64(rp.side, pos->side);
+        CHECK_EQ_U64(rp.count, popcount(pos->occupied));
+        char fen[128];
+        record_fen(&rp, fen, sizeof fen);
+        CHECK_MSG(!strncmp(fen, fens[i], strcspn(fens[i], " ") + 2), "'%s' vs '%s'", fen, fens[i]);
+        float stm = record_stm_result(&rp);
+        CHECK(stm == (pos->side == WHITE ? 1.0f : 0.0f));
+        record_set_result(&rec, RESULT_DRAW);
+        CHECK(record_decode(&rec, &rp) && rp.result == RESULT_DRAW);
+    }
+    Record bad;
+    memset(&bad, 0, sizeof bad); /* no kings */
+    RecordPosition rp;
+    CHECK(!record_decode(&bad, &rp));
+    free(pos);
+}

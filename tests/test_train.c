@@ -1,0 +1,242 @@
+/* Trainer: features match the engine's, training lowers the loss, the exported net loads and
+ * agrees with the float model, import/export round-trips, runs are deterministic and resume
+ * exactly. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "board.h"
+#include "datagen.h"
+#include "nnue.h"
+#include "options.h"
+#include "search.h"
+#include "test.h"
+#include "train.h"
+#include "train_data.h"
+#include "train_model.h"
+#include "train_record.h"
+
+/* Stated tolerance of the quantized engine against the float model, in centipawns. */
+#define QUANT_MEAN_TOLERANCE 5.0
+#define QUANT_MAX_TOLERANCE 30.0
+
+static void temp_path(char *out, size_t size, const char *tag) {
+    snprintf(out, size, "/tmp/squall-test-train-%s-%d", tag, (int)getpid());
+}
+
+/* The shared data set of these tests: a few fast self-play games. */
+static const char *test_data(void) {
+    static char path[128];
+    if (path[0]) return path;
+    temp_path(path, sizeof path, "data");
+    search_init();
+    engine_options.eval_mode = EVAL_MODE_CLASSICAL;
+    DatagenConfig cfg;
+    datagen_config_defaults(&cfg);
+    cfg.out_path = path;
+    cfg.games = 12;
+    cfg.threads = 2;
+    cfg.nodes = 400;
+    cfg.seed = 21;
+    cfg.progress_seconds = 0;
+    cfg.hash_mb = 2;
+    DatagenStats st;
+    char err[256];
+    if (!datagen_run(&cfg, &st, NULL, err, sizeof err)) printf("    datagen: %s\n", err);
+    return path;
+}
+
+static void small_config(TrainConfig *cfg, const char *out) {
+    train_config_defaults(cfg);
+    cfg->data = test_data();
+    cfg->out = out;
+    cfg->epochs = 4;
+    cfg->batch = 128;
+    cfg->lr = 2e-3f;
+    cfg->warmup_steps = 0;
+    cfg->threads = 2;
+    cfg->holdout = 0.2;
+    cfg->k = 200;
+    cfg->progress_seconds = 0;
+    cfg->compare_positions = 2000;
+}
+
+static unsigned char *read_file(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    unsigned char *buf = malloc(n > 0 ? (size_t)n : 1);
+    *size = buf ? fread(buf, 1, (size_t)n, f) : 0;
+    fclose(f);
+    return buf;
+}
+
+static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+
+TEST(train, features_match_the_engine_listing) {
+    TrainData data;
+    char err[256];
+    CHECK(train_data_load(&data, test_data(), 0.0, err, sizeof err));
+    Position *pos = malloc(sizeof *pos);
+    pos->accumulator = NULL;
+    for (size_t i = 0; i < data.count; i += 7) {
+        RecordPosition rp;
+        CHECK(record_decode(&data.records[i], &rp));
+        char fen[128];
+        record_fen(&rp, fen, sizeof fen);
+        CHECK(pos_set_fen(pos, fen, NULL, 0));
+        TrainSample s;
+        train_sample_from_position(&rp, &s);
+        for (int h = 0; h < 2; h++) {
+            int persp = h == 0 ? pos->side : !pos->side, engine[NNUE_MAX_ACTIVE], ours[NNUE_MAX_ACTIVE];
+            int n = nnue_active_features(pos, persp, engine);
+            CHECK_EQ_U64(n, s.count);
+            for (int k = 0; k < s.count; k++) ours[k] = s.feat[h][k];
+            qsort(ours, (size_t)s.count, sizeof *ours, cmp_int);
+            CHECK_MSG(n == s.count && !memcmp(ours, engine, sizeof(int) * (size_t)n), "features differ: %s", fen);
+        }
+        CHECK(s.result == record_stm_result(&rp) && s.score == rp.score);
+    }
+    free(pos);
+    train_data_free(&data);
+}
+
+TEST(train, holdout_is_split_by_game) {
+    TrainData data;
+    char err[256];
+    CHECK(train_data_load(&data, test_data(), 0.3, err, sizeof err));
+    CHECK(data.train_count + data.holdout_count == data.count);
+    CHECK(data.holdout_count > 0 && data.train_count > 0);
+    for (size_t i = 0; i < data.holdout_count; i++)
+        for (size_t j = 0; j < data.train_count; j += 5)
+            if (record_game(&data.records[data.holdout[i]]) == record_game(&data.records[data.train[j]])) {
+                CHECK_MSG(false, "game %u is on both sides", record_game(&data.records[data.holdout[i]]));
+                i = data.holdout_count;
+                break;
+            }
+    train_data_free(&data);
+}
+
+TEST(train, training_lowers_loss_and_export_matches_float) {
+    char out[128], err[256];
+    temp_path(out, sizeof out, "net");
+    TrainConfig cfg;
+    small_config(&cfg, out);
+    TrainReport rep;
+    bool ok = train_run(&cfg, &rep, NULL, err, sizeof err);
+    CHECK_MSG(ok, "%s", err);
+    CHECK_EQ_U64(rep.epochs_run, 4);
+    CHECK_MSG(rep.last_train_loss < rep.first_train_loss * 0.95, "train loss %.5f -> %.5f", rep.first_train_loss,
+              rep.last_train_loss);
+    CHECK(rep.last_val_loss > 0 && rep.last_val_loss < 0.25);
+    /* the export was loaded with the engine's loader and compared */
+    CHECK(nnue_is_loaded());
+    CHECK(rep.compared > 100);
+    CHECK_MSG(rep.quant_mean_cp < QUANT_MEAN_TOLERANCE && rep.quant_max_cp < QUANT_MAX_TOLERANCE,
+              "quantized vs float: mean %.2f cp, max %.1f cp", rep.quant_mean_cp, rep.quant_max_cp);
+    printf("    quantized vs float on %d positions: mean %.2f cp, max %.1f cp\n", rep.compared, rep.quant_mean_cp,
+           rep.quant_max_cp);
+
+    /* train -> export -> load -> evaluate gives the same numbers twice */
+    Position *pos = malloc(sizeof *pos);
+    pos->accumulator = NULL;
+    TrainData data;
+    CHECK(train_data_load(&data, test_data(), 0.0, err, sizeof err));
+    int evals[2][64];
+    for (int round = 0; round < 2; round++) {
+        CHECK_MSG(nnue_load_file(out, err, sizeof err), "%s", err);
+        for (int i = 0; i < 64; i++) {
+            RecordPosition rp;
+            char fen[128];
+            record_decode(&data.records[(size_t)i * data.count / 64], &rp);
+            record_fen(&rp, fen, sizeof fen);
+            CHECK(pos_set_fen(pos, fen, NULL, 0));
+            NnueParts parts;
+            nnue_evaluate_parts(pos, &parts);
+            evals[round][i] = parts.total_cp;
+        }
+    }
+    CHECK(!memcmp(evals[0], evals[1], sizeof evals[0]));
+    train_data_free(&data);
+    free(pos);
+    nnue_unload();
+    remove(out);
+}
+
+TEST(train, import_export_round_trip_and_determinism) {
+    char a[128], b[128], c[128], err[256];
+    temp_path(a, sizeof a, "det-a");
+    temp_path(b, sizeof b, "det-b");
+    temp_path(c, sizeof c, "det-c");
+    TrainConfig cfg;
+    small_config(&cfg, a);
+    cfg.epochs = 2;
+    cfg.compare_positions = 0;
+    TrainReport rep;
+    CHECK(train_run(&cfg, &rep, NULL, err, sizeof err));
+    cfg.out = b;
+    CHECK(train_run(&cfg, &rep, NULL, err, sizeof err));
+    size_t na = 0, nb = 0;
+    unsigned char *fa = read_file(a, &na), *fb = read_file(b, &nb);
+    CHECK_MSG(na == NNUE_FILE_SIZE && na == nb && fa && fb && !memcmp(fa, fb, na), "same seed, different nets");
+    free(fb);
+
+    /* --init with zero epochs: dequantize, then export again, byte for byte */
+    cfg.out = c;
+    cfg.init = a;
+    cfg.epochs = 0;
+    CHECK(train_run(&cfg, &rep, NULL, err, sizeof err));
+    size_t nc = 0;
+    unsigned char *fc = read_file(c, &nc);
+    CHECK(nc == na && fa && fc);
+    /* the description (header bytes 56..119) and so the checksum may differ; weights may not */
+    CHECK_MSG(fa && fc && nc == na && !memcmp(fa + NNUE_HEADER_SIZE, fc + NNUE_HEADER_SIZE, na - NNUE_HEADER_SIZE),
+              "import + export changed the weights");
+    free(fa), free(fc);
+    nnue_unload();
+    remove(a), remove(b), remove(c);
+}
+
+TEST(train, checkpoint_resumes_exactly) {
+    char full[128], part[128], ckpt[128], err[256];
+    temp_path(full, sizeof full, "full");
+    temp_path(part, sizeof part, "part");
+    temp_path(ckpt, sizeof ckpt, "ckpt");
+    TrainConfig cfg;
+    small_config(&cfg, full);
+    cfg.epochs = 2;
+    cfg.compare_positions = 0;
+    TrainReport rep;
+    CHECK(train_run(&cfg, &rep, NULL, err, sizeof err));
+    cfg.out = part;
+    cfg.stop_after = 1;
+    cfg.checkpoint = ckpt;
+    CHECK(train_run(&cfg, &rep, NULL, err, sizeof err));
+    CHECK_EQ_U64(rep.epochs_run, 1);
+    cfg.stop_after = 0;
+    cfg.checkpoint = NULL;
+    cfg.resume = ckpt;
+    CHECK(train_run(&cfg, &rep, NULL, err, sizeof err));
+    CHECK_EQ_U64(rep.epochs_run, 1);
+    size_t n1 = 0, n2 = 0;
+    unsigned char *f1 = read_file(full, &n1), *f2 = read_file(part, &n2);
+    CHECK_MSG(n1 == NNUE_FILE_SIZE && n1 == n2 && f1 && f2 && !memcmp(f1, f2, n1), "resumed run differs");
+    free(f1), free(f2);
+    remove(full), remove(part), remove(ckpt);
+}
+
+TEST(train, bad_settings_are_refused) {
+    TrainConfig cfg;
+    TrainReport rep;
+    char err[256];
+    train_config_defaults(&cfg);
+    cfg.data = "/nonexistent/squall-data.bin";
+    CHECK(!train_run(&cfg, &rep, NULL, err, sizeof err));
+    CHECK(strstr(err, "cannot open") != NULL);
+    cfg.data = test_data();
+    cfg.threads = 0;
+    CHECK(!train_run(&cfg, &rep, NULL, err, sizeof err));
+}
