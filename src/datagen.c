@@ -369,7 +369,7 @@ int datagen_main(int argc, char **argv) {
     DatagenConfig cfg;
     datagen_config_defaults(&cfg);
     const char *eval = NULL, *evalfile = NULL;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) { /* each flag takes one value */
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         uint64_t n = 0;
         bool ok = v != NULL;
@@ -395,7 +395,6 @@ int datagen_main(int argc, char **argv) {
             fprintf(stderr, "datagen: bad or missing value for %s\n", a);
             return usage();
         }
-        i++;
     }
     if (!cfg.out_path || (!cfg.games && !cfg.positions)) return usage();
     if (cfg.games && cfg.positions) {
