@@ -94,6 +94,7 @@ static inline int score_to_tt(int score, int ply) {
 }
 
 static inline int score_from_tt(int score, int ply) {
+    if (score == SCORE_NONE) return SCORE_NONE; /* entry that holds only a static evaluation */
     if (score >= SCORE_MATE_IN_MAX) return score - ply;
     if (score <= -SCORE_MATE_IN_MAX) return score + ply;
     return score;
