@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "engine_io.h"
@@ -93,7 +94,7 @@ void commands_stop_search(void) {
 
 void commands_settle(void) {
     for (;;) {
-        if (search_is_running() && !session.open_ended) search_wait();
+        if (!session.open_ended) search_wait(); /* also joins a search that has just ended */
         IoEvent ev;
         if (!io_poll_search_done(&ev)) break;
         if (io_protocol == PROTO_XBOARD) xboard_on_search_done(&ev);
@@ -508,6 +509,8 @@ CommandResult commands_dispatch(char *line) {
 int commands_loop(void) {
     char *line = NULL;
     size_t cap = 0;
+    if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) /* a person, not a GUI: say hello */
+        io_printf("Squall chess engine. Type 'help' for commands, 'uci' or 'xboard' to select a protocol.\n");
     for (;;) {
         IoEvent ev;
         io_next_event(&ev);
