@@ -479,7 +479,14 @@ static bool train_epochs(Trainer *tr, int first_epoch, TrainReport *rep, FILE *l
     double train_seconds = 0, train_cpu = 0, rows_sum = 0;
     uint64_t trained = 0, batches = 0;
     rep->first_train_loss = -1;
-    for (int epoch = first_epoch; epoch < cfg->epochs; epoch++) {
+    if (log && tr->data.holdout_count) {
+        run_job(tr, JOB_REFRESH_ALL);
+        double score_only = -1, val = evaluate_loss(tr, tr->data.holdout, tr->data.holdout_count, &score_only);
+        fprintf(log, "train: before epoch %d  validation loss %.6f  (the labels' own score as predictor: %.6f)\n",
+                first_epoch + 1, val, score_only);
+    }
+    int last_epoch = cfg->stop_after > 0 && cfg->stop_after < cfg->epochs ? cfg->stop_after : cfg->epochs;
+    for (int epoch = first_epoch; epoch < last_epoch; epoch++) {
         tr->epoch = epoch;
         memcpy(order, tr->data.train, n * sizeof *order); /* each epoch's order depends on (seed, epoch) only */
         shuffle(order, n, cfg->seed, epoch);
@@ -636,7 +643,7 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
 
 static int usage(void) {
     fprintf(stderr,
-            "usage: squall train --data FILE[,FILE...] --out NET [--epochs E] [--batch B] [--lr LR]\n"
+            "usage: squall train --data FILE[,FILE...] --out NET [--epochs E] [--stop-after E] [--batch B] [--lr LR]\n"
             "         [--final-lr-ratio R] [--warmup STEPS] [--wd W] [--wdl-lambda L] [--k K | --fit-k]\n"
             "         [--holdout F] [--threads T] [--seed S] [--resume CKPT] [--checkpoint CKPT] [--init NET]\n"
             "         [--no-factorizer] [--compare N] [--progress SECONDS]\n");
@@ -666,6 +673,7 @@ int train_main(int argc, char **argv) {
         else if (!strcmp(a, "--checkpoint")) cfg.checkpoint = v, ok = v != NULL;
         else if (!strcmp(a, "--init")) cfg.init = v, ok = v != NULL;
         else if (!strcmp(a, "--epochs")) ok = parse_double(v, 0, 1e6, &x), cfg.epochs = (int)x;
+        else if (!strcmp(a, "--stop-after")) ok = parse_double(v, 0, 1e6, &x), cfg.stop_after = (int)x;
         else if (!strcmp(a, "--batch")) ok = parse_double(v, 1, 1 << 24, &x), cfg.batch = (int)x;
         else if (!strcmp(a, "--lr")) ok = parse_double(v, 1e-9, 10, &x), cfg.lr = (float)x;
         else if (!strcmp(a, "--final-lr-ratio")) ok = parse_double(v, 0, 1, &x), cfg.final_lr_ratio = (float)x;

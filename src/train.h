@@ -26,7 +26,8 @@
 typedef struct {
     const char *data;        /* comma-separated record files */
     const char *out;         /* exported net; NULL: no export */
-    int epochs;
+    int epochs;              /* total epochs: the learning-rate schedule spans all of them */
+    int stop_after;          /* stop once this many epochs are done (0: run to epochs); resume later */
     int batch;
     float lr, final_lr_ratio, weight_decay;
     int64_t warmup_steps;

@@ -18,8 +18,8 @@
 #include "train_record.h"
 
 /* Stated tolerance of the quantized engine against the float model, in centipawns. */
-#define QUANT_MEAN_TOLERANCE 5.0
-#define QUANT_MAX_TOLERANCE 30.0
+#define QUANT_MEAN_TOLERANCE 4.0
+#define QUANT_MAX_TOLERANCE 20.0
 
 static void temp_path(char *out, size_t size, const char *tag) {
     snprintf(out, size, "/tmp/squall-test-train-%s-%d", tag, (int)getpid());
