@@ -346,12 +346,50 @@ bool datagen_run(const DatagenConfig *cfg, DatagenStats *stats, FILE *log, char 
     return true;
 }
 
+/* ---------------- inspection ---------------- */
+
+int datagen_dump(const char *path, uint64_t limit, FILE *out) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "datagen: cannot open '%s': %s\n", path, strerror(errno));
+        return 1;
+    }
+    static const char *result_text[3] = {"0-1", "1/2-1/2", "1-0"};
+    uint64_t n = 0, bad = 0, games = 0, results[3] = {0, 0, 0};
+    double abs_score = 0;
+    uint32_t prev_game = UINT32_MAX;
+    Record rec;
+    while (fread(&rec, RECORD_SIZE, 1, f) == 1) {
+        RecordPosition rp;
+        if (!record_decode(&rec, &rp)) {
+            bad++;
+            continue;
+        }
+        if (rp.game != prev_game) games++, results[rp.result]++, prev_game = rp.game;
+        abs_score += abs(rp.score);
+        if (n < limit) {
+            char fen[128];
+            record_fen(&rp, fen, sizeof fen);
+            fprintf(out, "%s | score %d | result %s | ply %u | game %u\n", fen, rp.score, result_text[rp.result], rp.ply,
+                    rp.game);
+        }
+        n++;
+    }
+    fclose(f);
+    fprintf(out, "%" PRIu64 " positions (%" PRIu64 " unreadable) in %" PRIu64 " games, %.1f per game; results "
+                 "1-0 %" PRIu64 ", draw %" PRIu64 ", 0-1 %" PRIu64 "; mean |score| %.0f cp\n",
+            n, bad, games, games ? (double)n / (double)games : 0.0, results[RESULT_WHITE_WIN], results[RESULT_DRAW],
+            results[RESULT_BLACK_WIN], n ? abs_score / (double)n : 0.0);
+    return bad ? 1 : 0;
+}
+
 /* ---------------- command line ---------------- */
 
 static int usage(void) {
     fprintf(stderr, "usage: squall datagen --out FILE (--games N | --positions N) [--threads T] [--nodes K]\n"
                     "         [--seed S] [--random-plies P] [--eval classical|nnue] [--evalfile NET] [--hash MB]\n"
-                    "         [--progress SECONDS]\n");
+                    "         [--progress SECONDS]\n"
+                    "       squall datagen --dump FILE [--limit N]   print records and a summary\n");
     return 2;
 }
 
@@ -368,7 +406,8 @@ static bool parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *ou
 int datagen_main(int argc, char **argv) {
     DatagenConfig cfg;
     datagen_config_defaults(&cfg);
-    const char *eval = NULL, *evalfile = NULL;
+    const char *eval = NULL, *evalfile = NULL, *dump = NULL;
+    uint64_t dump_limit = 20;
     for (int i = 1; i < argc; i += 2) { /* each flag takes one value */
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         uint64_t n = 0;
@@ -382,6 +421,8 @@ int datagen_main(int argc, char **argv) {
         else if (!strcmp(a, "--random-plies")) ok = ok && parse_u64(v, 0, 40, &n), cfg.random_plies = (int)n;
         else if (!strcmp(a, "--hash")) ok = ok && parse_u64(v, 1, 65536, &n), cfg.hash_mb = (int)n;
         else if (!strcmp(a, "--eval")) eval = v;
+        else if (!strcmp(a, "--dump")) dump = v;
+        else if (!strcmp(a, "--limit")) ok = ok && parse_u64(v, 0, UINT64_MAX, &dump_limit);
         else if (!strcmp(a, "--evalfile")) evalfile = v;
         else if (!strcmp(a, "--progress")) {
             char *end;
@@ -396,6 +437,7 @@ int datagen_main(int argc, char **argv) {
             return usage();
         }
     }
+    if (dump) return datagen_dump(dump, dump_limit, stdout);
     if (!cfg.out_path || (!cfg.games && !cfg.positions)) return usage();
     if (cfg.games && cfg.positions) {
         fprintf(stderr, "datagen: give --games or --positions, not both\n");
