@@ -1,8 +1,14 @@
-/* NNUE accumulator kept in step with the board by make/unmake (eager updates).
+/* NNUE accumulator: a stack of per-ply entries, filled lazily, plus a refresh cache.
  *
  * One per search thread: attach it (pos->accumulator = acc), then accumulator_refresh().
- * pos_make_move / pos_unmake_move keep it current; null moves do not touch it (nothing on the
- * board changes). The struct is public only for nnue.c and tests; treat it as opaque. */
+ * pos_make_move pushes an entry that records the move's piece changes and updates the cheap
+ * PSQT sums at once; pos_unmake_move pops it (no arithmetic). The 256-lane halves are computed
+ * only when an evaluation asks for them (accumulator_halves): from the nearest computed entry
+ * below, by applying the recorded changes of every ply in between in one pass, or, when the
+ * perspective's king moved on the way, from the refresh cache (one remembered half per own
+ * king square, brought to the current board by the piece difference). Null moves do not touch
+ * it (nothing on the board changes). The struct is public only for nnue.c and tests; treat
+ * it as opaque. */
 #ifndef SQUALL_ACCUMULATOR_H
 #define SQUALL_ACCUMULATOR_H
 
@@ -15,15 +21,32 @@ typedef struct {
     int32_t psqt;
 } AccumulatorHalf;
 
+/* One ply of the stack. */
+typedef struct {
+    AccumulatorHalf half[COLOR_NB]; /* indexed by perspective colour; psqt always valid */
+    DirtyPieces dirty;              /* the move from the entry below to this one */
+    uint8_t computed[COLOR_NB];     /* half[c].values valid */
+    uint8_t linked;                 /* 0: no usable entry below (refresh needed) */
+    uint8_t king_moved;             /* bit c: the move changed colour c's king square */
+} AccumulatorEntry;
+
+/* Refresh cache ("Finny table") entry: a half as it was for the pieces in `pieces`, with the
+ * perspective's own king on the entry's square. */
+typedef struct {
+    _Alignas(64) int16_t values[NNUE_L1];
+    Bitboard pieces[PIECE_NB];
+} AccumulatorCacheEntry;
+
 typedef struct Accumulator {
-    AccumulatorHalf half[COLOR_NB]; /* indexed by perspective colour, not by side to move */
     int depth;                      /* makes minus unmakes since the last refresh */
-    int capacity;                   /* backup slots */
-    unsigned net_generation;        /* which loaded net the values belong to */
-    AccumulatorHalf *backup;        /* [capacity]: the mover's half before a king move at that depth */
+    int capacity;                   /* stack entries usable (tests may lower it) */
+    unsigned net_generation;        /* which loaded net the stack belongs to */
+    unsigned cache_generation;      /* which loaded net the cache belongs to */
+    AccumulatorEntry *stack;        /* [MAX_STATES]; stack[depth] is current when 0 <= depth < capacity */
+    AccumulatorCacheEntry cache[COLOR_NB][SQUARE_NB]; /* [perspective][own king square] */
 } Accumulator;
 
-/* Aligned allocation, backups for MAX_STATES-deep nesting; NULL when out of memory. */
+/* Aligned allocation, stack for MAX_STATES-deep nesting; NULL when out of memory. */
 Accumulator *accumulator_create(void);
 void accumulator_destroy(Accumulator *acc);
 
@@ -34,11 +57,17 @@ void accumulator_unmake(Accumulator *acc, const Position *pos, const DirtyPieces
 /* Full recomputation of both perspectives from the board; also resets the nesting depth. */
 void accumulator_refresh(Accumulator *acc, const Position *pos);
 
-/* Debug/test hook: true when acc equals a full refresh of pos with the current net. */
-bool accumulator_matches_refresh(const Accumulator *acc, const Position *pos);
+/* Both halves of pos (indexed by colour), brought up to date; NULL when the accumulator cannot
+ * serve pos (no net, stale net, or nesting outside the stack): compute from scratch then. */
+const AccumulatorHalf *accumulator_halves(Accumulator *acc, const Position *pos);
+/* The PSQT sums only (kept current by make, no vector work); NULL as above. */
+const AccumulatorEntry *accumulator_psqt_entry(const Accumulator *acc);
+
+/* Debug/test hook: true when acc (brought up to date) equals a full refresh of pos. */
+bool accumulator_matches_refresh(Accumulator *acc, const Position *pos);
 /* Debug hook for the search around null moves: aborts with a message if acc does not match
  * pos (compiled only without NDEBUG or with SQUALL_CHECK_ACCUMULATOR; otherwise does nothing). */
-void accumulator_assert_current(const Accumulator *acc, const Position *pos, const char *where);
+void accumulator_assert_current(Accumulator *acc, const Position *pos, const char *where);
 
 /* One perspective from scratch into out (used by refresh and by evaluations without an
  * attached accumulator). */

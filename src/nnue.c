@@ -16,6 +16,38 @@ unsigned nnue_generation = 1; /* accumulators remember it, so a stale one is det
 
 static NnueNet *current_net;
 static NnueNet *retired_net; /* previous net, freed only at the next change (see nnue_set_net) */
+
+/* Weights of the current net rearranged for the vector kernels (built when a net is installed;
+ * the file format and NnueNet keep the reference layout). */
+typedef struct {
+    const NnueNet *net;
+    _Alignas(64) int8_t l1_im[2 * NNUE_L1 * NNUE_L2]; /* input-major, see simd_input_major */
+    _Alignas(64) int8_t l2_im[NNUE_L2 * NNUE_L3];
+} NetKernels;
+static NetKernels *current_kernels, *retired_kernels;
+#if defined(SIMD_INPUT_MAJOR)
+static SimdNzTable nz_table;
+#endif
+
+/* Rearranged weights for net, or NULL when out of memory (the kernels then use the net as is). */
+static NetKernels *kernels_build(const NnueNet *net) {
+    NetKernels *k = aligned_alloc(64, (sizeof(NetKernels) + 63) & ~(size_t)63);
+    if (!k) return NULL;
+    k->net = net;
+    simd_input_major(k->l1_im, &net->l1_weights[0][0], 2 * NNUE_L1, NNUE_L2);
+    simd_input_major(k->l2_im, &net->l2_weights[0][0], NNUE_L2, NNUE_L3);
+#if defined(SIMD_INPUT_MAJOR)
+    simd_nz_table_init(&nz_table);
+#endif
+    return k;
+}
+
+/* Makes k the current kernels; the previous ones are kept until the next change, like nets. */
+static void kernels_install(NetKernels *k) {
+    free(retired_kernels);
+    retired_kernels = current_kernels;
+    current_kernels = k;
+}
 static char current_name[256] = "none";
 
 /* The net embedded by net_embed.S; zero bytes long when the build had no net to embed. */
@@ -85,6 +117,7 @@ bool nnue_set_net(NnueNet *net, const char *name, char *err, size_t err_size) {
      * this swap (which the protocol rules out anyway) reads stale but valid memory. */
     nnue_net_free(retired_net);
     retired_net = current_net;
+    kernels_install(kernels_build(net));
     current_net = net;
     nnue_generation++;
     snprintf(current_name, sizeof current_name, "%s", name && *name ? name : "unnamed");
@@ -94,6 +127,7 @@ bool nnue_set_net(NnueNet *net, const char *name, char *err, size_t err_size) {
 void nnue_unload(void) {
     nnue_net_free(retired_net);
     retired_net = current_net;
+    kernels_install(NULL);
     current_net = NULL;
     nnue_generation++;
     snprintf(current_name, sizeof current_name, "none");
@@ -287,6 +321,23 @@ int32_t nnue_propagate(const NnueNet *net, const int16_t *stm_half, const int16_
     _Alignas(64) int32_t s1[NNUE_L2], s2[NNUE_L3];
     _Alignas(64) uint8_t in1[NNUE_L2], in2[NNUE_L3];
     int32_t out;
+#if defined(SIMD_INPUT_MAJOR)
+    const NetKernels *k = current_kernels;
+    if (nnue_use_simd && k && k->net == net) {
+        /* input-major layers that skip zero input groups */
+        uint16_t groups[2 * NNUE_L1 / 4 + 8];
+        simd_crelu16(in0, stm_half, NNUE_L1, net->acc_shift);
+        simd_crelu16(in0 + NNUE_L1, other_half, NNUE_L1, net->acc_shift);
+        int n = simd_find_nonzero_groups(in0, 2 * NNUE_L1, groups, 0, &nz_table);
+        simd_affine32_groups(s1, k->l1_im, net->l1_biases, in0, groups, n);
+        simd_crelu32(in1, s1, NNUE_L2, net->hidden_shift);
+        n = simd_find_nonzero_groups(in1, NNUE_L2, groups, 0, &nz_table);
+        simd_affine32_groups(s2, k->l2_im, net->l2_biases, in1, groups, n);
+        simd_crelu32(in2, s2, NNUE_L3, net->hidden_shift);
+        simd_affine(&out, net->out_weights, &net->out_bias, in2, NNUE_L3, 1);
+        return out;
+    }
+#endif
     if (nnue_use_simd) {
         simd_crelu16(in0, stm_half, NNUE_L1, net->acc_shift);
         simd_crelu16(in0 + NNUE_L1, other_half, NNUE_L1, net->acc_shift);
@@ -311,15 +362,19 @@ static inline int clamp_eval(int64_t v) {
     return v > NNUE_EVAL_LIMIT ? NNUE_EVAL_LIMIT : v < -NNUE_EVAL_LIMIT ? -NNUE_EVAL_LIMIT : (int)v;
 }
 
-/* The accumulator halves to use: the attached one, or a temporary built into tmp. An accumulator
- * last refreshed under another net (a net was loaded after it was attached) is never trusted. */
-static const AccumulatorHalf *halves_for(const NnueNet *net, const Position *pos, AccumulatorHalf tmp[2]) {
-    const Accumulator *acc = pos->accumulator;
-    if (acc && acc->net_generation == nnue_generation) {
+/* The accumulator halves to use: the attached one (brought up to date), or a temporary built
+ * into tmp. An accumulator last refreshed under another net (a net was loaded after it was
+ * attached) is never trusted. */
+static inline const AccumulatorHalf *halves_for(const NnueNet *net, const Position *pos, AccumulatorHalf tmp[2]) {
+    Accumulator *acc = pos->accumulator;
+    if (acc) {
+        const AccumulatorHalf *h = accumulator_halves(acc, pos);
+        if (h) {
 #if !defined(NDEBUG) || defined(SQUALL_CHECK_ACCUMULATOR)
-        accumulator_assert_current(acc, pos, "evaluate");
+            accumulator_assert_current(acc, pos, "evaluate");
 #endif
-        return acc->half;
+            return h;
+        }
     }
     accumulator_compute_half(net, pos, WHITE, &tmp[WHITE]);
     accumulator_compute_half(net, pos, BLACK, &tmp[BLACK]);
@@ -359,6 +414,9 @@ int nnue_evaluate(const Position *pos) {
 int nnue_psqt_only(const Position *pos) {
     const NnueNet *net = current_net;
     if (!net) return 0;
+    /* the PSQT sums are kept current by make: no vector work for the lazy tier */
+    const AccumulatorEntry *e = pos->accumulator ? accumulator_psqt_entry(pos->accumulator) : NULL;
+    if (e) return clamp_eval(psqt_units(e->half, pos->side) / net->output_divisor);
     AccumulatorHalf tmp[2];
     const AccumulatorHalf *h = halves_for(net, pos, tmp);
     return clamp_eval(psqt_units(h, pos->side) / net->output_divisor);

@@ -27,8 +27,8 @@ static const char *const speed_fens[] = {
 #define SPEED_FEN_COUNT ((int)(sizeof speed_fens / sizeof speed_fens[0]))
 
 typedef struct {
-    double update_ns;      /* make+unmake of a quiet non-king move: 2 incremental updates of both halves */
-    double king_ns;        /* make+unmake of a king move: rebuild one half, backup restore, 2 updates */
+    double update_ns;      /* make, catch-up of both halves, unmake of a quiet non-king move */
+    double king_ns;        /* the same for a king move: one half from the refresh cache */
     double move_only_ns;   /* the same make+unmake without an accumulator, subtracted from the above */
     double refresh_ns;     /* both halves from scratch */
     double propagate_ns;   /* hidden layers */
@@ -49,11 +49,19 @@ static double time_make_unmake(Position **pos, bool king, int iterations) {
             if (move_kind(c) == MOVE_NORMAL && !pos_is_capture(pos[i], c) && is_king == king) m = c;
         }
         if (m == MOVE_NONE) continue;
+        Accumulator *acc = pos[i]->accumulator;
         double t0 = now_ns();
-        for (int n = 0; n < iterations; n++) {
-            pos_make_move(pos[i], m);
-            pos_unmake_move(pos[i]);
-        }
+        if (acc)
+            for (int n = 0; n < iterations; n++) {
+                pos_make_move(pos[i], m);
+                sink += accumulator_halves(acc, pos[i])[0].values[n & 255]; /* the lazy catch-up */
+                pos_unmake_move(pos[i]);
+            }
+        else
+            for (int n = 0; n < iterations; n++) {
+                pos_make_move(pos[i], m);
+                pos_unmake_move(pos[i]);
+            }
         total += (now_ns() - t0) / iterations;
         counted++;
     }
@@ -76,7 +84,9 @@ static void measure(Position **pos, Accumulator *acc, int iterations, SpeedResul
     const NnueNet *net = nnue_current_net();
     int64_t s = 0;
     t0 = now_ns();
-    for (int n = 0; n < iterations; n++) s += nnue_propagate(net, acc->half[n & 1].values, acc->half[!(n & 1)].values);
+    accumulator_refresh(acc, pos[0]);
+    const AccumulatorHalf *h = accumulator_halves(acc, pos[0]);
+    for (int n = 0; n < iterations; n++) s += nnue_propagate(net, h[n & 1].values, h[!(n & 1)].values);
     r->propagate_ns = (now_ns() - t0) / iterations;
 
     Position *p = pos[0];
@@ -121,10 +131,11 @@ int nnue_speed_main(int argc, char **argv) {
         SpeedResult r;
         measure(pos, acc, iterations, &r);
         printf("%-8s %10.1fns %10.1fns %10.1fns %10.1fns %10.1fns %10.1fns\n", mode ? nnue_simd_name() : "scalar",
-               r.update_ns / 2, r.king_ns / 2, r.move_only_ns, r.refresh_ns, r.propagate_ns, r.evaluate_ns);
+               r.update_ns, r.king_ns, r.move_only_ns, r.refresh_ns, r.propagate_ns, r.evaluate_ns);
     }
-    printf("update = accumulator cost of one quiet move (make or unmake, both halves); king-move = the same for a\n"
-           "king move (one half rebuilt or restored); make-only = board make+unmake without accumulator;\n"
+    printf("update = accumulator cost of one quiet move (make with its PSQT sums, lazy catch-up of both halves,\n"
+           "unmake); king-move = the same for a king move (one half from the refresh cache); make-only = board\n"
+           "make+unmake without accumulator;\n"
            "refresh = both halves from scratch; propagate = hidden layers; evaluate = nnue_evaluate.\n");
     nnue_set_simd(saved);
     for (int i = 0; i < SPEED_FEN_COUNT; i++) free(pos[i]);

@@ -79,6 +79,14 @@ static inline void scalar_affine(int32_t *out, const int8_t *w, const int32_t *b
     }
 }
 
+/* Input-major copy of a [n_out][n_in] int8 weight matrix (n_in a multiple of 4), for the
+ * vector kernels: dst[(g * n_out + o) * 4 + k] = w[o * n_in + 4 * g + k]. */
+static inline void simd_input_major(int8_t *dst, const int8_t *w, int n_in, int n_out) {
+    for (int g = 0; g < n_in / 4; g++)
+        for (int o = 0; o < n_out; o++)
+            for (int k = 0; k < 4; k++) dst[((size_t)g * n_out + o) * 4 + k] = w[(size_t)o * n_in + 4 * g + k];
+}
+
 /* ---------------- vector versions ---------------- */
 
 #if defined(SIMD_AVX512)
@@ -248,6 +256,88 @@ static inline void simd_affine(int32_t *out, const int8_t *w, const int32_t *bia
     }
     for (; o < n_out; o++) out[o] = bias[o] + simd_hsum1(simd_row_dot_avx2(in, w + (size_t)o * n_in, chunks));
 }
+
+/* ---- input-major affine layers with zero skipping (exact: integer sums in another order) ----
+ *
+ * The weights of a layer with 32 outputs are rearranged so that the 32 outputs' weights for one
+ * group of 4 consecutive inputs are contiguous: w_im[(g * 32 + o) * 4 + k] = w[o][4 * g + k]
+ * (simd_input_major below). One group is then a broadcast of its 4 input bytes multiplied into
+ * 4 registers of 8 outputs each, with no horizontal sums, and a group whose 4 inputs are all
+ * zero contributes nothing and is skipped. */
+
+/* Offsets of the set bits of every byte value, for turning a movemask into a list of groups. */
+typedef struct {
+    _Alignas(16) uint16_t offsets[256][8];
+} SimdNzTable;
+
+static inline void simd_nz_table_init(SimdNzTable *t) {
+    for (int m = 0; m < 256; m++) {
+        int n = 0;
+        for (int b = 0; b < 8; b++)
+            if (m >> b & 1) t->offsets[m][n++] = (uint16_t)b;
+        while (n < 8) t->offsets[m][n++] = 0;
+    }
+}
+
+/* Appends to groups[] the indices of the non-zero 4-byte groups of in[0..n) (n a multiple of
+ * 32); returns the new count. */
+static inline int simd_find_nonzero_groups(const uint8_t *in, int n, uint16_t *groups, int count,
+                                           const SimdNzTable *t) {
+    const __m256i zero = _mm256_setzero_si256();
+    __m128i base = _mm_set1_epi16((short)0), step = _mm_set1_epi16(8);
+    for (int i = 0; i < n; i += 32) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(in + i));
+        unsigned mask = ~(unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v, zero))) & 0xFFu;
+        __m128i idx = _mm_add_epi16(_mm_load_si128((const __m128i *)t->offsets[mask]), base);
+        _mm_storeu_si128((__m128i *)(groups + count), idx);
+        count += __builtin_popcount(mask);
+        base = _mm_add_epi16(base, step);
+    }
+    return count;
+}
+
+/* out[0..32) = bias + W.in over the listed input groups only (the others must be zero). */
+static inline void simd_affine32_groups(int32_t *out, const int8_t *w_im, const int32_t *bias, const uint8_t *in,
+                                        const uint16_t *groups, int count) {
+    const __m256i ones = _mm256_set1_epi16(1);
+    __m256i a0 = _mm256_loadu_si256((const __m256i *)(bias + 0)), a1 = _mm256_loadu_si256((const __m256i *)(bias + 8));
+    __m256i a2 = _mm256_loadu_si256((const __m256i *)(bias + 16)), a3 = _mm256_loadu_si256((const __m256i *)(bias + 24));
+    __m256i b0 = _mm256_setzero_si256(), b1 = b0, b2 = b0, b3 = b0;
+    int i = 0;
+    /* two groups per step into two sets of sums: shorter dependency chains */
+    for (; i + 2 <= count; i += 2) {
+        int g = groups[i], h = groups[i + 1];
+        int32_t xg, xh;
+        memcpy(&xg, in + 4 * g, 4), memcpy(&xh, in + 4 * h, 4);
+        const __m256i x = _mm256_set1_epi32(xg), y = _mm256_set1_epi32(xh);
+        const int8_t *wg = w_im + 128 * g, *wh = w_im + 128 * h;
+        a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(_mm256_maddubs_epi16(x, _mm256_load_si256((const __m256i *)(wg + 0))), ones));
+        a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(_mm256_maddubs_epi16(x, _mm256_load_si256((const __m256i *)(wg + 32))), ones));
+        a2 = _mm256_add_epi32(a2, _mm256_madd_epi16(_mm256_maddubs_epi16(x, _mm256_load_si256((const __m256i *)(wg + 64))), ones));
+        a3 = _mm256_add_epi32(a3, _mm256_madd_epi16(_mm256_maddubs_epi16(x, _mm256_load_si256((const __m256i *)(wg + 96))), ones));
+        b0 = _mm256_add_epi32(b0, _mm256_madd_epi16(_mm256_maddubs_epi16(y, _mm256_load_si256((const __m256i *)(wh + 0))), ones));
+        b1 = _mm256_add_epi32(b1, _mm256_madd_epi16(_mm256_maddubs_epi16(y, _mm256_load_si256((const __m256i *)(wh + 32))), ones));
+        b2 = _mm256_add_epi32(b2, _mm256_madd_epi16(_mm256_maddubs_epi16(y, _mm256_load_si256((const __m256i *)(wh + 64))), ones));
+        b3 = _mm256_add_epi32(b3, _mm256_madd_epi16(_mm256_maddubs_epi16(y, _mm256_load_si256((const __m256i *)(wh + 96))), ones));
+    }
+    if (i < count) {
+        int g = groups[i];
+        int32_t xg;
+        memcpy(&xg, in + 4 * g, 4);
+        const __m256i x = _mm256_set1_epi32(xg);
+        const int8_t *wg = w_im + 128 * g;
+        a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(_mm256_maddubs_epi16(x, _mm256_load_si256((const __m256i *)(wg + 0))), ones));
+        a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(_mm256_maddubs_epi16(x, _mm256_load_si256((const __m256i *)(wg + 32))), ones));
+        a2 = _mm256_add_epi32(a2, _mm256_madd_epi16(_mm256_maddubs_epi16(x, _mm256_load_si256((const __m256i *)(wg + 64))), ones));
+        a3 = _mm256_add_epi32(a3, _mm256_madd_epi16(_mm256_maddubs_epi16(x, _mm256_load_si256((const __m256i *)(wg + 96))), ones));
+    }
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_add_epi32(a0, b0));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_add_epi32(a1, b1));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_add_epi32(a2, b2));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_add_epi32(a3, b3));
+}
+
+#define SIMD_INPUT_MAJOR 1
 
 #else
 

@@ -385,6 +385,45 @@ TEST(nnue, accumulator_matches_refresh_in_trees) {
 }
 
 /* Wrapping int16 lanes: incremental and refreshed values still agree bit for bit. */
+/* The lazy catch-up over several plies and the refresh cache: random make/unmake walks that
+ * look at the accumulator only at some nodes (1 in 1, 2, 4 or 8), so catch-ups span various
+ * numbers of plies, king moves meet cache entries left by earlier lines, and the scalar and
+ * vector kernels take turns. */
+TEST(nnue, accumulator_lazy_chains_and_cache) {
+    CHECK(install_random_net(16));
+    Accumulator *acc = accumulator_create();
+    CHECK(acc != NULL);
+    if (!acc) return;
+    WalkStats ws = {0};
+    rng_state = 99;
+    for (int every = 1; every <= 8; every *= 2) {
+        for (int i = 0; i < PLAYOUT_FEN_COUNT; i++) {
+            Position *pos = nn_position(playout_fens[i]);
+            if (!pos) continue;
+            pos->accumulator = acc;
+            accumulator_refresh(acc, pos);
+            int made = 0;
+            for (int step = 0; step < 600; step++) {
+                Move m;
+                if (made > 0 && (made >= 30 || nn_rand() % 3 == 0)) pos_unmake_move(pos), made--;
+                else if (random_move(pos, &m)) note_move(&ws, pos, m), pos_make_move(pos, m), made++;
+                else if (made > 0) pos_unmake_move(pos), made--;
+                if (nn_rand() % (uint64_t)every == 0) {
+                    nnue_set_simd(nn_rand() & 1);
+                    check_node(&ws, pos, "walk");
+                    nnue_set_simd(true);
+                }
+            }
+            free(pos);
+        }
+    }
+    printf("    %d nodes checked, %d king moves, %d castles\n", ws.nodes, ws.king_moves, ws.castles);
+    CHECK_MSG(ws.mismatches == 0, "%d of %d nodes differ, first %s", ws.mismatches, ws.nodes, ws.first_bad);
+    CHECK(ws.king_moves > 500);
+    accumulator_destroy(acc);
+    nnue_unload();
+}
+
 TEST(nnue, accumulator_wraps_consistently) {
     CHECK(install_stress_net(13));
     rng_state = 0xBADC0DE;
@@ -394,39 +433,66 @@ TEST(nnue, accumulator_wraps_consistently) {
     nnue_unload();
 }
 
-/* Backups: too few slots, refresh in the middle of a line, then unmaking past it. */
+/* The stack's edges: too few entries (1 and 8: lines run past the end and come back), a
+ * refresh in the middle of a line, then unmaking 31 moves past it and playing on from there.
+ * Wherever the stack has no entry the evaluation must come from scratch, so it is compared
+ * with the evaluation of a detached copy of the board too. */
+static void edge_check(WalkStats *ws, Position *pos, const char *what, int *eval_mismatches) {
+    check_node(ws, pos, what);
+    int with = nnue_evaluate(pos), psqt_with = nnue_psqt_only(pos);
+    struct Accumulator *acc = pos->accumulator;
+    pos->accumulator = NULL;
+    if (with != nnue_evaluate(pos) || psqt_with != nnue_psqt_only(pos)) (*eval_mismatches)++;
+    pos->accumulator = acc;
+}
+
 TEST(nnue, accumulator_backup_edge_cases) {
     CHECK(install_random_net(14));
     Accumulator *acc = accumulator_create();
-    Position *pos = nn_position("8/8/4k3/8/8/3K4/8/7R w - - 0 1");
-    CHECK(acc && pos);
-    if (!acc || !pos) return;
-    pos->accumulator = acc;
-    accumulator_refresh(acc, pos);
+    CHECK(acc != NULL);
+    if (!acc) return;
     WalkStats ws = {0};
-    /* only one slot: deeper king moves must fall back to rebuilding on unmake */
-    acc->capacity = 1;
-    rng_state = 77;
-    Move m;
-    int made = 0;
-    for (int i = 0; i < 60 && random_move(pos, &m); i++) {
-        note_move(&ws, pos, m);
-        pos_make_move(pos, m), made++;
-        check_node(&ws, pos, "make");
-        if (i == 30) {
-            accumulator_refresh(acc, pos); /* depth restarts at 0 here */
-            check_node(&ws, pos, "refresh");
+    int eval_mismatches = 0;
+    const int capacities[2] = {1, 8};
+    for (int c = 0; c < 2; c++) {
+        Position *pos = nn_position("8/8/4k3/8/8/3K4/8/7R w - - 0 1");
+        CHECK(pos != NULL);
+        if (!pos) break;
+        pos->accumulator = acc;
+        accumulator_refresh(acc, pos);
+        acc->capacity = capacities[c];
+        rng_state = 77;
+        Move m;
+        int made = 0;
+        for (int i = 0; i < 60 && random_move(pos, &m); i++) {
+            note_move(&ws, pos, m);
+            pos_make_move(pos, m), made++;
+            edge_check(&ws, pos, "make", &eval_mismatches);
+            if (i == 30) {
+                accumulator_refresh(acc, pos); /* depth restarts at 0 here */
+                edge_check(&ws, pos, "refresh", &eval_mismatches);
+            }
         }
+        int unmade = 0;
+        while (made-- > 0) { /* the last 31 unmakes reach below the refresh point */
+            pos_unmake_move(pos), unmade++;
+            edge_check(&ws, pos, "unmake", &eval_mismatches);
+            if (unmade == 40) { /* play on from below the refresh point, back up to depth 3 */
+                for (int k = 0; k < 14 && random_move(pos, &m); k++) {
+                    note_move(&ws, pos, m);
+                    pos_make_move(pos, m);
+                    edge_check(&ws, pos, "replay", &eval_mismatches);
+                }
+                for (int k = 0; k < 14; k++) pos_unmake_move(pos), edge_check(&ws, pos, "unreplay", &eval_mismatches);
+            }
+        }
+        CHECK(acc->depth == -31);
+        acc->capacity = MAX_STATES;
+        free(pos);
     }
-    while (made-- > 0) { /* the first 31 unmakes reach below the refresh point */
-        pos_unmake_move(pos);
-        check_node(&ws, pos, "unmake");
-    }
-    CHECK(acc->depth == -31);
     CHECK_MSG(ws.mismatches == 0, "%d of %d nodes differ, first %s", ws.mismatches, ws.nodes, ws.first_bad);
-    CHECK(ws.king_moves > 10);
-    acc->capacity = MAX_STATES;
-    free(pos);
+    CHECK_MSG(eval_mismatches == 0, "%d evaluations differ from a detached board's", eval_mismatches);
+    CHECK(ws.king_moves > 20);
     accumulator_destroy(acc);
     nnue_unload();
 }
@@ -441,9 +507,10 @@ TEST(nnue, null_move_leaves_accumulator) {
     pos->accumulator = acc;
     accumulator_refresh(acc, pos);
     AccumulatorHalf before[2];
-    memcpy(before, acc->half, sizeof before);
+    CHECK(accumulator_halves(acc, pos) != NULL);
+    memcpy(before, accumulator_halves(acc, pos), sizeof before);
     pos_make_null(pos);
-    CHECK(memcmp(before, acc->half, sizeof before) == 0);
+    CHECK(accumulator_halves(acc, pos) && memcmp(before, accumulator_halves(acc, pos), sizeof before) == 0);
     CHECK(accumulator_matches_refresh(acc, pos));
     accumulator_assert_current(acc, pos, "null move");
     /* same pieces, other side to move: equals the evaluation of that position from scratch */
@@ -541,9 +608,16 @@ static void compare_positions_simd_scalar(int *mismatch, int *checked) {
         accumulator_refresh(acc, pos);
         Move m;
         for (int ply = 0; ply < 120 && random_move(pos, &m); ply++) {
-            nnue_set_simd(ply & 1); /* alternate which kernels do the incremental updates */
             pos_make_move(pos, m);
+            /* every third ply or so is left uncomputed, so the lazy catch-up spans several plies */
+            if (nn_rand() % 3 == 0) continue;
+            nnue_set_simd(ply & 1); /* alternate which kernels do the incremental updates */
+            const AccumulatorHalf *h = accumulator_halves(acc, pos);
             nnue_set_simd(true);
+            if (!h) {
+                (*mismatch)++;
+                continue;
+            }
             AccumulatorHalf fresh[2];
             nnue_set_simd(false); /* scalar reference refresh */
             accumulator_compute_half(nnue_current_net(), pos, WHITE, &fresh[WHITE]);
@@ -552,7 +626,7 @@ static void compare_positions_simd_scalar(int *mismatch, int *checked) {
             nnue_set_simd(true);
             int simd_eval = nnue_evaluate(pos), simd_psqt = nnue_psqt_only(pos);
             for (int p = 0; p < 2; p++)
-                if (memcmp(fresh[p].values, acc->half[p].values, sizeof fresh[p].values) || fresh[p].psqt != acc->half[p].psqt)
+                if (memcmp(fresh[p].values, h[p].values, sizeof fresh[p].values) || fresh[p].psqt != h[p].psqt)
                     (*mismatch)++;
             if (scalar_eval != simd_eval || scalar_psqt != simd_psqt) (*mismatch)++;
             (*checked)++;
