@@ -20,9 +20,8 @@ typedef int (*SubcommandMain)(int argc, char **argv);
 static int bench_main(int argc, char **argv);
 static int perft_main(int argc, char **argv);
 
-/* Subcommands: argv[0] is the subcommand name. Others plug in here, e.g.
- *   {"datagen", datagen_main, "datagen ...   self-play training data"},
- *   {"train", train_main, "train ...       train a net"}, */
+/* Subcommands: argv[0] is the subcommand name. A new tool is one line here:
+ *   {"name", name_main, "usage line for --help"}, */
 static const struct {
     const char *name;
     SubcommandMain run;
