@@ -6,6 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef TM_EFF_HALF
+#include <immintrin.h>
+#endif
+
 
 static void *alloc_floats(size_t n) {
     size_t bytes = (n * sizeof(float) + 63) & ~(size_t)63;
@@ -19,7 +23,7 @@ static TrainScratch *train_scratch_alloc(void);
 bool train_model_alloc(TrainModel *m) {
     memset(m, 0, sizeof *m);
     m->p = alloc_floats(TM_TOTAL);
-    m->eff = alloc_floats((size_t)NNUE_INPUTS * TM_L1);
+    m->eff = alloc_floats((size_t)NNUE_INPUTS * TM_L1 * sizeof(TrainEff) / sizeof(float));
     m->eff_psqt = alloc_floats(NNUE_INPUTS);
     m->l1_t = alloc_floats((size_t)2 * TM_L1 * TM_L2);
     m->factorizer = true;
@@ -188,16 +192,23 @@ void train_model_to_net(const TrainModel *m, NnueNet *net) {
 /* ---------------- effective rows ---------------- */
 
 static void refresh_row(TrainModel *m, uint32_t f) {
-    float *restrict e = m->eff + (size_t)f * TM_L1;
+    _Alignas(64) float sum[TM_L1];
     const float *restrict w = m->p + TM_FT_W + (size_t)f * TM_L1;
     if (m->factorizer) {
         const float *restrict v = m->p + TM_FT_V + (size_t)(f % NNUE_PLANES) * TM_L1;
-        for (int i = 0; i < TM_L1; i++) e[i] = w[i] + v[i];
+        for (int i = 0; i < TM_L1; i++) sum[i] = w[i] + v[i];
         m->eff_psqt[f] = m->p[TM_PSQT_W + f] + m->p[TM_PSQT_V + f % NNUE_PLANES];
     } else {
-        memcpy(e, w, TM_L1 * sizeof *e);
+        memcpy(sum, w, sizeof sum);
         m->eff_psqt[f] = m->p[TM_PSQT_W + f];
     }
+    TrainEff *e = m->eff + (size_t)f * TM_L1;
+#ifdef TM_EFF_HALF
+    for (int i = 0; i < TM_L1; i += 8)
+        _mm_store_si128((__m128i *)(e + i), _mm256_cvtps_ph(_mm256_load_ps(sum + i), _MM_FROUND_TO_NEAREST_INT));
+#else
+    memcpy(e, sum, sizeof sum);
+#endif
 }
 
 void train_model_refresh_rows(TrainModel *m, const uint32_t *rows, size_t count) {
@@ -228,11 +239,26 @@ static inline float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
 
 #define PREFETCH_AHEAD 2 /* rows */
 
-static inline void prefetch_row(const float *row, int write) {
-    for (int line = 0; line < TM_L1; line += 16) {
-        if (write) __builtin_prefetch(row + line, 1, 3);
-        else __builtin_prefetch(row + line, 0, 3);
+static inline void prefetch_row(const void *row, size_t bytes, int write) {
+    for (size_t line = 0; line < bytes; line += 64) {
+        if (write) __builtin_prefetch((const char *)row + line, 1, 3);
+        else __builtin_prefetch((const char *)row + line, 0, 3);
     }
+}
+
+#define EFF_ROW_BYTES (TM_L1 * sizeof(TrainEff))
+#define GRAD_ROW_BYTES (TM_L1 * sizeof(float))
+
+/* acc += one effective row */
+static inline void add_eff_row(float *restrict a, const TrainEff *restrict row) {
+#ifdef TM_EFF_HALF
+    for (int i = 0; i < TM_L1; i += 8) {
+        __m256 r = _mm256_cvtph_ps(_mm_load_si128((const __m128i *)(row + i)));
+        _mm256_store_ps(a + i, _mm256_add_ps(_mm256_load_ps(a + i), r));
+    }
+#else
+    for (int i = 0; i < TM_L1; i++) a[i] += row[i];
+#endif
 }
 
 /* Accumulators of both perspectives, their clipped activations and the PSQT sums. */
@@ -242,13 +268,13 @@ static void accumulate(const TrainModel *m, const TrainSample *s, float acc[2][T
     for (int h = 0; h < 2; h++) {
         float *restrict a = acc[h];
         const uint16_t *feat = s->feat[h];
-        for (int k = 0; k < PREFETCH_AHEAD && k < n; k++) prefetch_row(m->eff + (size_t)feat[k] * TM_L1, 0);
+        for (int k = 0; k < PREFETCH_AHEAD && k < n; k++) prefetch_row(m->eff + (size_t)feat[k] * TM_L1, EFF_ROW_BYTES, 0);
         memcpy(a, bias, TM_L1 * sizeof *a);
         float ps = 0.0f;
         for (int k = 0; k < n; k++) {
-            if (k + PREFETCH_AHEAD < n) prefetch_row(m->eff + (size_t)feat[k + PREFETCH_AHEAD] * TM_L1, 0);
-            const float *restrict row = m->eff + (size_t)feat[k] * TM_L1;
-            for (int i = 0; i < TM_L1; i++) a[i] += row[i];
+            if (k + PREFETCH_AHEAD < n)
+                prefetch_row(m->eff + (size_t)feat[k + PREFETCH_AHEAD] * TM_L1, EFF_ROW_BYTES, 0);
+            add_eff_row(a, m->eff + (size_t)feat[k] * TM_L1);
             ps += m->eff_psqt[feat[k]];
         }
         psqt[h] = ps;
@@ -407,9 +433,9 @@ static void scatter_features(const TrainSample *s, const float acc[2][TM_L1], co
         float gps = h == 0 ? 0.5f * gy : -0.5f * gy; /* y holds (psqt_stm - psqt_other) / 2 */
         const float *restrict d = dacc[h];
         const uint16_t *feat = s->feat[h];
-        for (int k = 0; k < PREFETCH_AHEAD && k < n; k++) prefetch_row(g->ft + (size_t)feat[k] * TM_L1, 1);
+        for (int k = 0; k < PREFETCH_AHEAD && k < n; k++) prefetch_row(g->ft + (size_t)feat[k] * TM_L1, GRAD_ROW_BYTES, 1);
         for (int k = 0; k < n; k++) {
-            if (k + PREFETCH_AHEAD < n) prefetch_row(g->ft + (size_t)feat[k + PREFETCH_AHEAD] * TM_L1, 1);
+            if (k + PREFETCH_AHEAD < n) prefetch_row(g->ft + (size_t)feat[k + PREFETCH_AHEAD] * TM_L1, GRAD_ROW_BYTES, 1);
             uint32_t f = feat[k];
             float *restrict row = g->ft + (size_t)f * TM_L1;
             for (int i = 0; i < TM_L1; i++) row[i] += d[i];
