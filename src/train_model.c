@@ -111,11 +111,16 @@ void train_model_init(TrainModel *m, uint64_t seed) {
     for (int i = 0; i < TM_L3 * TM_L2; i++) p[TM_L2_W + i] = uniform(&s, -a2, a2);
     for (int i = 0; i < TM_L3; i++) p[TM_L2_B + i] = uniform(&s, 0.0f, 0.2f);
     for (int i = 0; i < TM_L3; i++) p[TM_OUT_W + i] = uniform(&s, -a3, a3);
-    /* PSQT starts as material (virtual rows, so every king bucket shares it): the net then
-     * learns corrections instead of piece values from scratch. */
+    /* PSQT starts as material (in the virtual rows, which every king bucket shares, or in
+     * every bucket's rows without the factorizer): the net then learns corrections instead of
+     * piece values from scratch. */
     for (int plane = 0; plane < 10; plane++) {
         float v = init_material[plane / 2] / TRAIN_OUTPUT_SCALE * ((plane & 1) ? -1.0f : 1.0f);
-        for (int sq = 0; sq < 64; sq++) p[TM_PSQT_V + (size_t)plane * 64 + sq] = v;
+        for (int sq = 0; sq < 64; sq++) {
+            if (m->factorizer) p[TM_PSQT_V + (size_t)plane * 64 + sq] = v;
+            else
+                for (int b = 0; b < NNUE_KING_BUCKETS; b++) p[TM_PSQT_W + (size_t)b * NNUE_PLANES + plane * 64 + sq] = v;
+        }
     }
     train_model_clip(m);
     train_model_refresh_rows(m, NULL, 0);
@@ -163,12 +168,13 @@ void train_model_to_net(const TrainModel *m, NnueNet *net) {
     net->output_divisor = TRAIN_OUTPUT_DIVISOR;
     const double act = TRAIN_ACT_ONE, hid = 1 << TRAIN_HIDDEN_SHIFT;
     const double out_units = (double)TRAIN_OUTPUT_DIVISOR * TRAIN_OUTPUT_SCALE;
+    const double fold = m->factorizer ? 1.0 : 0.0; /* virtual rows count only when the forward pass uses them */
     for (int f = 0; f < NNUE_INPUTS; f++) {
         const float *w = p + TM_FT_W + (size_t)f * TM_L1;
         const float *v = p + TM_FT_V + (size_t)(f % NNUE_PLANES) * TM_L1;
         for (int i = 0; i < TM_L1; i++)
-            net->ft_weights[f][i] = (int16_t)round_clamp(((double)w[i] + v[i]) * act, INT16_MIN, INT16_MAX);
-        double ps = (double)p[TM_PSQT_W + f] + p[TM_PSQT_V + f % NNUE_PLANES];
+            net->ft_weights[f][i] = (int16_t)round_clamp(((double)w[i] + fold * v[i]) * act, INT16_MIN, INT16_MAX);
+        double ps = (double)p[TM_PSQT_W + f] + fold * p[TM_PSQT_V + f % NNUE_PLANES];
         net->psqt_weights[f] = round_clamp(ps * out_units, -NNUE_MAX_PSQT_WEIGHT, NNUE_MAX_PSQT_WEIGHT);
     }
     for (int i = 0; i < TM_L1; i++) net->ft_biases[i] = (int16_t)round_clamp(p[TM_FT_B + i] * act, INT16_MIN, INT16_MAX);

@@ -240,3 +240,19 @@ TEST(train, bad_settings_are_refused) {
     cfg.threads = 0;
     CHECK(!train_run(&cfg, &rep, NULL, err, sizeof err));
 }
+
+TEST(train, without_factorizer_export_still_matches_float) {
+    char out[128], err[256];
+    temp_path(out, sizeof out, "nofact");
+    TrainConfig cfg;
+    small_config(&cfg, out);
+    cfg.epochs = 2;
+    cfg.factorizer = false;
+    TrainReport rep;
+    CHECK_MSG(train_run(&cfg, &rep, NULL, err, sizeof err), "%s", err);
+    CHECK(rep.compared > 100);
+    CHECK_MSG(rep.quant_mean_cp < QUANT_MEAN_TOLERANCE && rep.quant_max_cp < QUANT_MAX_TOLERANCE,
+              "quantized vs float: mean %.2f cp, max %.1f cp", rep.quant_mean_cp, rep.quant_max_cp);
+    nnue_unload();
+    remove(out);
+}
