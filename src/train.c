@@ -43,6 +43,7 @@ struct Trainer {
     TrainData data;
     TrainModel model;
     float *adam_m, *adam_v;  /* [TM_TOTAL] */
+    float *best_p;           /* --keep-best: weights of the best validation epoch so far */
     int threads;
     TrainGrad grad[TRAIN_MAX_THREADS];
     pthread_t tid[TRAIN_MAX_THREADS];
@@ -277,6 +278,7 @@ static void trainer_free(Trainer *tr) {
     train_data_free(&tr->data);
     free(tr->adam_m);
     free(tr->adam_v);
+    free(tr->best_p);
     free(tr->samples);
 }
 
@@ -473,7 +475,9 @@ static bool train_epochs(Trainer *tr, int first_epoch, TrainReport *rep, FILE *l
     const TrainConfig *cfg = tr->cfg;
     size_t n = tr->data.train_count, batch = (size_t)cfg->batch;
     int64_t steps_per_epoch = (int64_t)((n + batch - 1) / batch);
-    LrSchedule sched = {cfg->lr, cfg->final_lr_ratio, cfg->warmup_steps, steps_per_epoch * cfg->epochs};
+    int64_t total_steps = steps_per_epoch * cfg->epochs;
+    int64_t warmup = cfg->warmup_steps < total_steps / 10 ? cfg->warmup_steps : total_steps / 10; /* short runs */
+    LrSchedule sched = {cfg->lr, cfg->final_lr_ratio, warmup, total_steps};
     uint32_t *order = malloc(n * sizeof *order);
     if (!order) return snprintf(err, err_size, "out of memory"), false;
     double train_seconds = 0, train_cpu = 0, rows_sum = 0;
@@ -531,6 +535,15 @@ static bool train_epochs(Trainer *tr, int first_epoch, TrainReport *rep, FILE *l
         double score_only = -1;
         double val = evaluate_loss(tr, tr->data.holdout, tr->data.holdout_count, &score_only);
         rep->last_val_loss = val;
+        if (cfg->keep_best && val >= 0 && (rep->best_epoch == 0 || val < rep->best_val_loss)) {
+            if (!tr->best_p) tr->best_p = alloc_state(TM_TOTAL);
+            if (!tr->best_p) {
+                free(order);
+                return snprintf(err, err_size, "out of memory (best weights)"), false;
+            }
+            memcpy(tr->best_p, tr->model.p, TM_TOTAL * sizeof(float));
+            rep->best_val_loss = val, rep->best_epoch = epoch + 1;
+        }
         rep->score_only_val_loss = score_only;
         rep->epochs_run++;
         if (log) {
@@ -609,6 +622,12 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
         run_job(tr, JOB_REFRESH_ALL);
         rep->last_val_loss = evaluate_loss(tr, tr->data.holdout, tr->data.holdout_count, &rep->score_only_val_loss);
     }
+    if (ok && cfg->out && tr->best_p) { /* --keep-best: export the epoch with the lowest validation loss */
+        memcpy(tr->model.p, tr->best_p, TM_TOTAL * sizeof(float));
+        train_model_refresh_transpose(&tr->model);
+        if (log) fprintf(log, "train: exporting the weights of epoch %d (validation loss %.6f)\n", rep->best_epoch,
+                         rep->best_val_loss);
+    }
     if (ok && cfg->out) {
         NnueNet *net = nnue_net_alloc();
         if (!net) ok = false, snprintf(err, err_size, "out of memory (net)");
@@ -646,7 +665,7 @@ static int usage(void) {
             "usage: squall train --data FILE[,FILE...] --out NET [--epochs E] [--stop-after E] [--batch B] [--lr LR]\n"
             "         [--final-lr-ratio R] [--warmup STEPS] [--wd W] [--wdl-lambda L] [--k K | --fit-k]\n"
             "         [--holdout F] [--threads T] [--seed S] [--resume CKPT] [--checkpoint CKPT] [--init NET]\n"
-            "         [--no-factorizer] [--compare N] [--progress SECONDS]\n");
+            "         [--no-factorizer] [--keep-best] [--compare N] [--progress SECONDS]\n");
     return 2;
 }
 
@@ -693,6 +712,7 @@ int train_main(int argc, char **argv) {
         else if (!strcmp(a, "--progress")) ok = parse_double(v, 0, 1e9, &x), cfg.progress_seconds = x;
         else if (!strcmp(a, "--fit-k")) cfg.k = 0, takes_value = false;
         else if (!strcmp(a, "--no-factorizer")) cfg.factorizer = false, takes_value = false;
+        else if (!strcmp(a, "--keep-best")) cfg.keep_best = true, takes_value = false;
         else {
             fprintf(stderr, "train: unknown argument '%s'\n", a);
             return usage();

@@ -40,6 +40,7 @@ typedef struct {
     const char *checkpoint;  /* checkpoint written after every epoch */
     const char *init;        /* engine net to start from */
     bool factorizer;
+    bool keep_best;          /* export the epoch with the lowest validation loss, not the last */
     int compare_positions;   /* holdout positions for the quantized check (0: skip) */
     double progress_seconds; /* mid-epoch progress lines (<= 0: none) */
 } TrainConfig;
@@ -49,6 +50,8 @@ typedef struct {
     float k;
     double first_train_loss, last_train_loss; /* mean loss of the first and the last epoch run */
     double last_val_loss;    /* -1 without a holdout */
+    double best_val_loss;    /* with keep_best: the lowest, reached after epoch best_epoch */
+    int best_epoch;
     double score_only_val_loss; /* the labels' own score part as a predictor, for reference */
     double positions_per_second;
     double positions_per_cpu_second; /* summed over threads: robust to a busy machine */
