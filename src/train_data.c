@@ -22,12 +22,16 @@ static bool load_file(TrainData *data, const char *path, size_t *capacity, char 
     }
     long size = ftell(f);
     rewind(f);
-    if (size < 0 || size % RECORD_SIZE) {
+    if (size < 0) {
         fclose(f);
-        return snprintf(err, err_size, "'%s' is %ld bytes, not a whole number of %d-byte records", path, size,
-                        RECORD_SIZE), false;
+        return snprintf(err, err_size, "cannot size '%s'", path), false;
     }
     size_t n = (size_t)size / RECORD_SIZE;
+    if (size % RECORD_SIZE) {
+        /* a generator stopped mid-write leaves a partial record: use the whole ones */
+        fprintf(stderr, "train: '%s' ends in a partial record (%ld bytes); ignoring it\n", path, size % RECORD_SIZE);
+        data->rejected++;
+    }
     if (data->count + n > UINT32_MAX) {
         fclose(f);
         return snprintf(err, err_size, "too many records (more than 2^32)"), false;
