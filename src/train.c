@@ -62,6 +62,7 @@ struct Trainer {
     const uint32_t *eval;
     size_t eval_count;
     double eval_loss[TRAIN_MAX_THREADS], eval_score_loss[TRAIN_MAX_THREADS];
+    uint64_t seed;           /* of the shuffles: --seed, or the checkpoint's when resuming */
     /* progress */
     int epoch;
     int64_t step;
@@ -359,7 +360,7 @@ static bool checkpoint_save(const Trainer *tr, const char *path, int epochs_done
     memset(&h, 0, sizeof h);
     memcpy(h.magic, CHECKPOINT_MAGIC, 8);
     h.version = CHECKPOINT_VERSION, h.total = (uint32_t)TM_TOTAL, h.factorizer = tr->model.factorizer;
-    h.epochs_done = (uint32_t)epochs_done, h.step = tr->step, h.seed = tr->cfg->seed;
+    h.epochs_done = (uint32_t)epochs_done, h.step = tr->step, h.seed = tr->seed;
     h.k = tr->target.k, h.lambda = tr->target.lambda;
     bool ok = write_all(f, &h, sizeof h) && write_all(f, tr->model.p, TM_TOTAL * sizeof(float)) &&
               write_all(f, tr->adam_m, TM_TOTAL * sizeof(float)) && write_all(f, tr->adam_v, TM_TOTAL * sizeof(float));
@@ -387,6 +388,7 @@ static bool checkpoint_load(Trainer *tr, const char *path, int *epochs_done, cha
     tr->model.factorizer = h.factorizer != 0;
     tr->step = h.step;
     tr->target.k = h.k;
+    tr->seed = h.seed; /* the remaining epochs shuffle as the interrupted run would have */
     *epochs_done = (int)h.epochs_done;
     train_model_refresh_rows(&tr->model, NULL, 0);
     train_model_refresh_transpose(&tr->model);
@@ -493,7 +495,7 @@ static bool train_epochs(Trainer *tr, int first_epoch, TrainReport *rep, FILE *l
     for (int epoch = first_epoch; epoch < last_epoch; epoch++) {
         tr->epoch = epoch;
         memcpy(order, tr->data.train, n * sizeof *order); /* each epoch's order depends on (seed, epoch) only */
-        shuffle(order, n, cfg->seed, epoch);
+        shuffle(order, n, tr->seed, epoch);
         double epoch_cpu = cpu_seconds();
         double epoch_start = now_seconds(), next_progress = epoch_start + cfg->progress_seconds, loss_sum = 0;
         for (size_t at = 0; at < n; at += batch) {
@@ -576,6 +578,7 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
     if (!tr) return snprintf(err, err_size, "out of memory"), false;
     tr->cfg = cfg;
     tr->threads = cfg->threads;
+    tr->seed = cfg->seed;
     bool ok = train_data_load(&tr->data, cfg->data, cfg->holdout, err, err_size);
     if (ok && tr->data.train_count == 0) ok = false, snprintf(err, err_size, "the training split is empty");
     if (ok) {
@@ -616,7 +619,7 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
         fprintf(log, "train: %d epochs, batch %d, lr %.2e -> %.2e, weight decay %.3g, lambda %.2f, %d threads, "
                      "factorizer %s, seed %" PRIu64 "\n",
                 cfg->epochs, cfg->batch, cfg->lr, cfg->lr * cfg->final_lr_ratio, cfg->weight_decay, cfg->lambda,
-                cfg->threads, tr->model.factorizer ? "on" : "off", cfg->seed);
+                cfg->threads, tr->model.factorizer ? "on" : "off", tr->seed);
     if (ok) ok = train_epochs(tr, first_epoch, rep, log, err, err_size);
     if (ok && rep->epochs_run == 0) { /* nothing trained: still report where the model stands */
         run_job(tr, JOB_REFRESH_ALL);
@@ -635,7 +638,7 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
             run_job(tr, JOB_REFRESH_ALL);
             train_model_to_net(&tr->model, net);
             snprintf(net->description, sizeof net->description, "squall train: %d epochs, K %.0f, lambda %.2f, seed %" PRIu64,
-                     first_epoch + rep->epochs_run, tr->target.k, tr->target.lambda, cfg->seed);
+                     first_epoch + rep->epochs_run, tr->target.k, tr->target.lambda, tr->seed);
             ok = nnue_net_save(net, cfg->out, err, err_size);
             nnue_net_free(net);
         }
