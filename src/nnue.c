@@ -23,6 +23,7 @@ typedef struct {
     const NnueNet *net;
     _Alignas(64) int8_t l1_im[2 * NNUE_L1 * NNUE_L2]; /* input-major, see simd_input_major */
     _Alignas(64) int8_t l2_im[NNUE_L2 * NNUE_L3];
+    int l1_run, l2_run; /* groups summed in int16 before widening (simd_int16_run) */
 } NetKernels;
 static NetKernels *current_kernels, *retired_kernels;
 #if defined(SIMD_INPUT_MAJOR)
@@ -36,8 +37,11 @@ static NetKernels *kernels_build(const NnueNet *net) {
     k->net = net;
     simd_input_major(k->l1_im, &net->l1_weights[0][0], 2 * NNUE_L1, NNUE_L2);
     simd_input_major(k->l2_im, &net->l2_weights[0][0], NNUE_L2, NNUE_L3);
+    k->l1_run = k->l2_run = 1;
 #if defined(SIMD_INPUT_MAJOR)
     simd_nz_table_init(&nz_table);
+    k->l1_run = simd_int16_run(k->l1_im, 2 * NNUE_L1 / 4);
+    k->l2_run = simd_int16_run(k->l2_im, NNUE_L2 / 4);
 #endif
     return k;
 }
@@ -329,10 +333,10 @@ int32_t nnue_propagate(const NnueNet *net, const int16_t *stm_half, const int16_
         simd_crelu16(in0, stm_half, NNUE_L1, net->acc_shift);
         simd_crelu16(in0 + NNUE_L1, other_half, NNUE_L1, net->acc_shift);
         int n = simd_find_nonzero_groups(in0, 2 * NNUE_L1, groups, 0, &nz_table);
-        simd_affine32_groups(s1, k->l1_im, net->l1_biases, in0, groups, n);
+        simd_affine32_groups(s1, k->l1_im, net->l1_biases, in0, groups, n, k->l1_run);
         simd_crelu32(in1, s1, NNUE_L2, net->hidden_shift);
         n = simd_find_nonzero_groups(in1, NNUE_L2, groups, 0, &nz_table);
-        simd_affine32_groups(s2, k->l2_im, net->l2_biases, in1, groups, n);
+        simd_affine32_groups(s2, k->l2_im, net->l2_biases, in1, groups, n, k->l2_run);
         simd_crelu32(in2, s2, NNUE_L3, net->hidden_shift);
         simd_affine(&out, net->out_weights, &net->out_bias, in2, NNUE_L3, 1);
         return out;

@@ -296,45 +296,84 @@ static inline int simd_find_nonzero_groups(const uint8_t *in, int n, uint16_t *g
     return count;
 }
 
-/* out[0..32) = bias + W.in over the listed input groups only (the others must be zero). */
+/* Longest run of input groups whose maddubs results can be summed in int16 lanes before
+ * widening, for an input-major matrix of n_groups groups and 32 outputs, inputs in [0, 127]:
+ * an int16 lane holds x1*w1 + x2*w2 for one output, within [-127*N, 127*P] where P and N are
+ * the sums of that weight pair's positive and negative parts; a run of k groups stays within
+ * k*127*max(P, N) <= 32767 over every lane, so the int16 sums are exact (never saturate or wrap).
+ * Trained nets have small hidden weights (long runs); full-range int8 weights give 1. */
+static inline int simd_int16_run(const int8_t *w_im, int n_groups) {
+    int worst = 0;
+    for (int i = 0; i < n_groups * 128; i += 2) {
+        int a = w_im[i], b = w_im[i + 1];
+        int pos = (a > 0 ? a : 0) + (b > 0 ? b : 0), neg = (a < 0 ? -a : 0) + (b < 0 ? -b : 0);
+        if (pos > worst) worst = pos;
+        if (neg > worst) worst = neg;
+    }
+    int run = worst ? 32767 / (127 * worst) : n_groups;
+    return run < 1 ? 1 : run > n_groups ? n_groups : run;
+}
+
+/* Adds group g's products to four int16 (sum += maddubs) or int32 (sum += madd(maddubs, 1))
+ * registers of 8 outputs each. */
+#define SIMD_GROUP_PRODUCTS(in, w_im, g, x, p0, p1, p2, p3)                                      \
+    do {                                                                                         \
+        int32_t x32_;                                                                            \
+        memcpy(&x32_, (in) + 4 * (g), 4);                                                        \
+        const __m256i x = _mm256_set1_epi32(x32_);                                               \
+        const int8_t *wg_ = (w_im) + 128 * (g);                                                  \
+        p0 = _mm256_maddubs_epi16(x, _mm256_load_si256((const __m256i *)(wg_ + 0)));             \
+        p1 = _mm256_maddubs_epi16(x, _mm256_load_si256((const __m256i *)(wg_ + 32)));            \
+        p2 = _mm256_maddubs_epi16(x, _mm256_load_si256((const __m256i *)(wg_ + 64)));            \
+        p3 = _mm256_maddubs_epi16(x, _mm256_load_si256((const __m256i *)(wg_ + 96)));            \
+    } while (0)
+
+/* out[0..32) = bias + W.in over the listed input groups only (the others must be zero); run
+ * from simd_int16_run for these weights. */
 static inline void simd_affine32_groups(int32_t *out, const int8_t *w_im, const int32_t *bias, const uint8_t *in,
-                                        const uint16_t *groups, int count) {
+                                        const uint16_t *groups, int count, int run) {
     const __m256i ones = _mm256_set1_epi16(1);
     __m256i a0 = _mm256_loadu_si256((const __m256i *)(bias + 0)), a1 = _mm256_loadu_si256((const __m256i *)(bias + 8));
     __m256i a2 = _mm256_loadu_si256((const __m256i *)(bias + 16)), a3 = _mm256_loadu_si256((const __m256i *)(bias + 24));
-    __m256i b0 = _mm256_setzero_si256(), b1 = b0, b2 = b0, b3 = b0;
-    int i = 0;
-    /* two groups per step into two sets of sums: shorter dependency chains */
-    for (; i + 2 <= count; i += 2) {
-        int g = groups[i], h = groups[i + 1];
-        int32_t xg, xh;
-        memcpy(&xg, in + 4 * g, 4), memcpy(&xh, in + 4 * h, 4);
-        const __m256i x = _mm256_set1_epi32(xg), y = _mm256_set1_epi32(xh);
-        const int8_t *wg = w_im + 128 * g, *wh = w_im + 128 * h;
-        a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(_mm256_maddubs_epi16(x, _mm256_load_si256((const __m256i *)(wg + 0))), ones));
-        a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(_mm256_maddubs_epi16(x, _mm256_load_si256((const __m256i *)(wg + 32))), ones));
-        a2 = _mm256_add_epi32(a2, _mm256_madd_epi16(_mm256_maddubs_epi16(x, _mm256_load_si256((const __m256i *)(wg + 64))), ones));
-        a3 = _mm256_add_epi32(a3, _mm256_madd_epi16(_mm256_maddubs_epi16(x, _mm256_load_si256((const __m256i *)(wg + 96))), ones));
-        b0 = _mm256_add_epi32(b0, _mm256_madd_epi16(_mm256_maddubs_epi16(y, _mm256_load_si256((const __m256i *)(wh + 0))), ones));
-        b1 = _mm256_add_epi32(b1, _mm256_madd_epi16(_mm256_maddubs_epi16(y, _mm256_load_si256((const __m256i *)(wh + 32))), ones));
-        b2 = _mm256_add_epi32(b2, _mm256_madd_epi16(_mm256_maddubs_epi16(y, _mm256_load_si256((const __m256i *)(wh + 64))), ones));
-        b3 = _mm256_add_epi32(b3, _mm256_madd_epi16(_mm256_maddubs_epi16(y, _mm256_load_si256((const __m256i *)(wh + 96))), ones));
+    __m256i p0, p1, p2, p3;
+    if (run >= 2) {
+        /* int16 sums over runs of groups, widened once per run */
+        for (int i = 0; i < count;) {
+            int end = count - i > run ? i + run : count;
+            __m256i s0, s1, s2, s3;
+            SIMD_GROUP_PRODUCTS(in, w_im, groups[i], x, s0, s1, s2, s3);
+            for (i++; i < end; i++) {
+                SIMD_GROUP_PRODUCTS(in, w_im, groups[i], x, p0, p1, p2, p3);
+                s0 = _mm256_add_epi16(s0, p0), s1 = _mm256_add_epi16(s1, p1);
+                s2 = _mm256_add_epi16(s2, p2), s3 = _mm256_add_epi16(s3, p3);
+            }
+            a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(s0, ones)), a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(s1, ones));
+            a2 = _mm256_add_epi32(a2, _mm256_madd_epi16(s2, ones)), a3 = _mm256_add_epi32(a3, _mm256_madd_epi16(s3, ones));
+        }
+    } else {
+        /* every group widened on its own; two sets of sums for shorter dependency chains */
+        __m256i b0 = _mm256_setzero_si256(), b1 = b0, b2 = b0, b3 = b0;
+        int i = 0;
+        for (; i + 2 <= count; i += 2) {
+            SIMD_GROUP_PRODUCTS(in, w_im, groups[i], x, p0, p1, p2, p3);
+            a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(p0, ones)), a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(p1, ones));
+            a2 = _mm256_add_epi32(a2, _mm256_madd_epi16(p2, ones)), a3 = _mm256_add_epi32(a3, _mm256_madd_epi16(p3, ones));
+            SIMD_GROUP_PRODUCTS(in, w_im, groups[i + 1], y, p0, p1, p2, p3);
+            b0 = _mm256_add_epi32(b0, _mm256_madd_epi16(p0, ones)), b1 = _mm256_add_epi32(b1, _mm256_madd_epi16(p1, ones));
+            b2 = _mm256_add_epi32(b2, _mm256_madd_epi16(p2, ones)), b3 = _mm256_add_epi32(b3, _mm256_madd_epi16(p3, ones));
+        }
+        if (i < count) {
+            SIMD_GROUP_PRODUCTS(in, w_im, groups[i], x, p0, p1, p2, p3);
+            a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(p0, ones)), a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(p1, ones));
+            a2 = _mm256_add_epi32(a2, _mm256_madd_epi16(p2, ones)), a3 = _mm256_add_epi32(a3, _mm256_madd_epi16(p3, ones));
+        }
+        a0 = _mm256_add_epi32(a0, b0), a1 = _mm256_add_epi32(a1, b1);
+        a2 = _mm256_add_epi32(a2, b2), a3 = _mm256_add_epi32(a3, b3);
     }
-    if (i < count) {
-        int g = groups[i];
-        int32_t xg;
-        memcpy(&xg, in + 4 * g, 4);
-        const __m256i x = _mm256_set1_epi32(xg);
-        const int8_t *wg = w_im + 128 * g;
-        a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(_mm256_maddubs_epi16(x, _mm256_load_si256((const __m256i *)(wg + 0))), ones));
-        a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(_mm256_maddubs_epi16(x, _mm256_load_si256((const __m256i *)(wg + 32))), ones));
-        a2 = _mm256_add_epi32(a2, _mm256_madd_epi16(_mm256_maddubs_epi16(x, _mm256_load_si256((const __m256i *)(wg + 64))), ones));
-        a3 = _mm256_add_epi32(a3, _mm256_madd_epi16(_mm256_maddubs_epi16(x, _mm256_load_si256((const __m256i *)(wg + 96))), ones));
-    }
-    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_add_epi32(a0, b0));
-    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_add_epi32(a1, b1));
-    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_add_epi32(a2, b2));
-    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_add_epi32(a3, b3));
+    _mm256_storeu_si256((__m256i *)(out + 0), a0);
+    _mm256_storeu_si256((__m256i *)(out + 8), a1);
+    _mm256_storeu_si256((__m256i *)(out + 16), a2);
+    _mm256_storeu_si256((__m256i *)(out + 24), a3);
 }
 
 #define SIMD_INPUT_MAJOR 1
