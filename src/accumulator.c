@@ -153,6 +153,8 @@ static void check_or_die(Accumulator *acc, const Position *pos, const char *wher
 #define CHECK_ACCUMULATOR(acc, pos, where) ((void)0)
 #endif
 
+static void bring_half(Accumulator *acc, const NnueNet *net, const Position *pos, int p);
+
 void accumulator_make(Accumulator *acc, const Position *pos, const DirtyPieces *dirty) {
     int d = ++acc->depth;
     if (d < 0 || d >= acc->capacity) return; /* outside the stack: evaluations compute from scratch */
@@ -174,6 +176,13 @@ void accumulator_make(Accumulator *acc, const Position *pos, const DirtyPieces *
         else
             e->half[p].psqt =
                 (int32_t)((uint32_t)e[-1].half[p].psqt + psqt_delta(net, p, pos->king_square[p], dirty));
+    }
+    if (acc->eager && acc->net_generation == nnue_generation) {
+        /* reference mode: the changed rows now; a king move rebuilds only its own side's half,
+         * and the entry below stays as the per-ply backup that unmake returns to */
+        cache_reset_if_stale(acc, net);
+        bring_half(acc, net, pos, WHITE);
+        bring_half(acc, net, pos, BLACK);
     }
     CHECK_ACCUMULATOR(acc, pos, "make");
 }

@@ -40,6 +40,8 @@ typedef struct {
 typedef struct Accumulator {
     int depth;                      /* makes minus unmakes since the last refresh */
     int capacity;                   /* stack entries usable (tests may lower it) */
+    bool eager;                     /* compute both halves at every make (the reference mode)
+                                     * instead of on demand at evaluation time */
     unsigned net_generation;        /* which loaded net the stack belongs to */
     unsigned cache_generation;      /* which loaded net the cache belongs to */
     AccumulatorEntry *stack;        /* [MAX_STATES]; stack[depth] is current when 0 <= depth < capacity */

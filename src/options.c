@@ -21,6 +21,7 @@ EngineOptions engine_options = {
     .eval_mode = EVAL_MODE_CLASSICAL,
     .lazy_eval = true,
     .lazy_margin = 300,
+    .nnue_eager = false,
     .show_wdl = false,
 };
 
@@ -41,7 +42,7 @@ static bool load_eval_file(const char *path, char *err, size_t err_size) {
 }
 
 enum { OPT_HASH, OPT_THREADS, OPT_MULTIPV, OPT_PONDER, OPT_EVALFILE, OPT_OVERHEAD, OPT_EVALMODE,
-       OPT_LAZYEVAL, OPT_LAZYMARGIN, OPT_WDL, OPT_CLEARHASH, OPT_COUNT };
+       OPT_LAZYEVAL, OPT_LAZYMARGIN, OPT_NNUEEAGER, OPT_WDL, OPT_CLEARHASH, OPT_COUNT };
 
 static const OptionInfo option_table[OPT_COUNT] = {
     [OPT_HASH] = {"Hash", OPTION_SPIN, 1, 65536, NULL, false, true},
@@ -53,6 +54,7 @@ static const OptionInfo option_table[OPT_COUNT] = {
     [OPT_EVALMODE] = {"EvalMode", OPTION_COMBO, 0, 0, "nnue classical", true, true},
     [OPT_LAZYEVAL] = {"LazyEval", OPTION_CHECK, 0, 1, NULL, true, false},
     [OPT_LAZYMARGIN] = {"LazyMargin", OPTION_SPIN, 0, 10000, NULL, true, false},
+    [OPT_NNUEEAGER] = {"NnueEager", OPTION_CHECK, 0, 1, NULL, true, false},
     [OPT_WDL] = {"UCI_ShowWDL", OPTION_CHECK, 0, 1, NULL, false, false},
     [OPT_CLEARHASH] = {"Clear Hash", OPTION_BUTTON, 0, 0, NULL, true, true},
 };
@@ -78,6 +80,7 @@ static int spin_value(int id) {
     case OPT_LAZYMARGIN: return engine_options.lazy_margin;
     case OPT_PONDER: return engine_options.ponder;
     case OPT_LAZYEVAL: return engine_options.lazy_eval;
+    case OPT_NNUEEAGER: return engine_options.nnue_eager;
     case OPT_WDL: return engine_options.show_wdl;
     default: return 0;
     }
@@ -164,6 +167,7 @@ bool options_set(const char *name, const char *value, char *err, size_t err_size
     case OPT_LAZYMARGIN: engine_options.lazy_margin = v; break;
     case OPT_PONDER: engine_options.ponder = b; break;
     case OPT_LAZYEVAL: engine_options.lazy_eval = b; break;
+    case OPT_NNUEEAGER: engine_options.nnue_eager = b; break;
     case OPT_WDL: engine_options.show_wdl = b; break;
     case OPT_EVALMODE: engine_options.eval_mode = v; break;
     case OPT_CLEARHASH: search_clear(); break;

@@ -16,6 +16,7 @@ typedef struct {
     int eval_mode;        /* EVAL_MODE_* */
     bool lazy_eval;       /* NNUE: return the PSQT sum when far outside the window */
     int lazy_margin;      /* centipawns beyond (alpha, beta) for a lazy exit */
+    bool nnue_eager;      /* NNUE accumulator updated at every make (reference) instead of on demand */
     bool show_wdl;        /* UCI_ShowWDL */
 } EngineOptions;
 

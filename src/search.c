@@ -548,6 +548,7 @@ static void setup_root(SearchThread *t, const Position *root, const SearchLimits
     memcpy(&t->pos, root, sizeof t->pos);
     /* the accumulator is kept only when the NNUE evaluates: make/unmake then update it */
     t->pos.accumulator = evaluate_uses_nnue() ? t->accumulator : NULL;
+    t->accumulator->eager = engine_options.nnue_eager;
     if (t->pos.accumulator) accumulator_refresh(t->pos.accumulator, &t->pos);
     generate_legal(&t->pos, &list);
     t->root_count = 0;

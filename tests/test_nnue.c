@@ -939,3 +939,40 @@ TEST(nnue, stale_accumulator_after_net_change_is_not_used) {
     accumulator_destroy(acc);
     nnue_unload();
 }
+
+/* Reference (eager) mode: every make leaves both halves computed (the changed rows added and
+ * removed at once, a king move rebuilding only its own side), every unmake returns to the
+ * entry below, and the values equal a full refresh at every node. */
+TEST(nnue, eager_updates_match_refresh_at_every_node) {
+    CHECK(install_random_net(21));
+    Accumulator *acc = accumulator_create();
+    CHECK(acc != NULL);
+    if (!acc) return;
+    acc->eager = true;
+    WalkStats ws = {0};
+    int not_computed = 0;
+    rng_state = 4242;
+    for (int i = 0; i < PLAYOUT_FEN_COUNT; i++) {
+        Position *pos = nn_position(playout_fens[i]);
+        if (!pos) continue;
+        pos->accumulator = acc;
+        accumulator_refresh(acc, pos);
+        int made = 0;
+        for (int step = 0; step < 400; step++) {
+            Move m;
+            if (made > 0 && (made >= 30 || nn_rand() % 3 == 0)) pos_unmake_move(pos), made--;
+            else if (random_move(pos, &m)) note_move(&ws, pos, m), pos_make_move(pos, m), made++;
+            else if (made > 0) pos_unmake_move(pos), made--;
+            const AccumulatorEntry *e = &acc->stack[acc->depth];
+            if (!(e->computed[WHITE] && e->computed[BLACK])) not_computed++;
+            check_node(&ws, pos, "eager");
+        }
+        free(pos);
+    }
+    printf("    %d nodes checked, %d king moves\n", ws.nodes, ws.king_moves);
+    CHECK_MSG(not_computed == 0, "%d nodes left uncomputed by an eager make", not_computed);
+    CHECK_MSG(ws.mismatches == 0, "%d of %d nodes differ, first %s", ws.mismatches, ws.nodes, ws.first_bad);
+    CHECK(ws.king_moves > 200);
+    accumulator_destroy(acc);
+    nnue_unload();
+}
