@@ -103,16 +103,20 @@ void commands_settle(void) {
 
 /* ---------- engine commands ---------- */
 
+void commands_perft(int depth) {
+    commands_stop_search();
+    FILE *out = io_stream();
+    perft_divide(&session.game.pos, depth, out);
+    fflush(out);
+}
+
 static void cmd_perft(char **words, int count) {
     long depth;
     if (count != 2 || !parse_long(words[1], 1, 20, &depth)) {
         io_error("usage: %s DEPTH (1..20)", words[0]);
         return;
     }
-    commands_stop_search();
-    FILE *out = io_stream();
-    perft_divide(&session.game.pos, (int)depth, out);
-    fflush(out);
+    commands_perft((int)depth);
 }
 
 static void cmd_board(void) {
@@ -426,10 +430,7 @@ static void terminal_go(char **words, int count) {
     bool has_limit = false;
     if (!uci_parse_go(words + 1, count - 1, &session.game.pos, &limits, &perft_depth, &has_limit)) return;
     if (perft_depth > 0) {
-        commands_stop_search();
-        FILE *out = io_stream();
-        perft_divide(&session.game.pos, perft_depth, out);
-        fflush(out);
+        commands_perft(perft_depth);
         return;
     }
     if (!has_limit) {

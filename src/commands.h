@@ -40,6 +40,8 @@ bool commands_looks_like_move(const char *word);
 void commands_start_search(const Position *root, const SearchLimits *limits, const SearchOutput *output);
 /* Stops any running search and waits for its result. */
 void commands_stop_search(void);
+/* Stops any search, then prints perft of the game position (move: count lines, Nodes searched). */
+void commands_perft(int depth);
 /* In scripts and batch mode: waits for a search that will end by itself, then handles its result. */
 void commands_settle(void);
 

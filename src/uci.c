@@ -11,7 +11,6 @@
 #include "movegen.h"
 #include "notation.h"
 #include "options.h"
-#include "perft.h"
 
 #define ENGINE_NAME "Squall"
 #define ENGINE_AUTHOR "the Squall developers"
@@ -205,10 +204,7 @@ static void uci_go(char **w, int n) {
     bool has_limit;
     if (!uci_parse_go(w, n, &session.game.pos, &limits, &perft_depth, &has_limit)) return;
     if (perft_depth > 0) {
-        commands_stop_search();
-        FILE *out = io_stream();
-        perft_divide(&session.game.pos, perft_depth, out);
-        fflush(out);
+        commands_perft(perft_depth);
         return;
     }
     if (!has_limit) { /* a bare "go": the sd/sn/st limits if set, else until stop */
