@@ -66,6 +66,15 @@ static inline Bitboard pos_checkers(const Position *pos) { return pos_state(pos)
 static inline bool pos_in_check(const Position *pos) { return pos_state(pos)->checkers != 0; }
 static inline uint64_t pos_key(const Position *pos) { return pos_state(pos)->key; }
 static inline int pos_piece_on(const Position *pos, int sq) { return pos->board[sq]; }
+/* The key after move m, except for castling-right changes and en-passant squares the move
+ * creates: good enough to prefetch the transposition-table entry before making the move. */
+static inline uint64_t pos_key_after_approx(const Position *pos, Move m) {
+    int from = move_from(m), to = move_to(m), pc = pos->board[from], victim = pos->board[to];
+    uint64_t key = pos_key(pos) ^ zobrist_side ^ zobrist_piece[pc][from] ^ zobrist_piece[pc][to];
+    if (victim != NO_PIECE) key ^= zobrist_piece[victim][to];
+    if (pos_state(pos)->ep_square != SQ_NONE) key ^= zobrist_ep_file[square_file(pos_state(pos)->ep_square)];
+    return key;
+}
 static inline int pos_rule50(const Position *pos) { return pos_state(pos)->rule50; }
 
 /* Sets the position from FEN. On error returns false, leaves *pos untouched and,

@@ -9,6 +9,7 @@
 
 #include "accumulator.h"
 #include "board.h"
+#include "memory.h"
 #include "simd.h"
 
 bool nnue_use_simd = true;    /* read by accumulator.c too */
@@ -84,13 +85,10 @@ const char *nnue_net_name(void) { return current_name; }
 /* ---------------- nets in memory ---------------- */
 
 NnueNet *nnue_net_alloc(void) {
-    size_t size = (sizeof(NnueNet) + 63) & ~(size_t)63;
-    NnueNet *net = aligned_alloc(64, size);
-    if (net) memset(net, 0, size);
-    return net;
+    return memory_alloc_large(sizeof(NnueNet));
 }
 
-void nnue_net_free(NnueNet *net) { free(net); }
+void nnue_net_free(NnueNet *net) { memory_free_large(net); }
 
 bool nnue_net_validate(const NnueNet *net, char *err, size_t err_size) {
     if (net->acc_shift < 0 || net->acc_shift > NNUE_MAX_ACC_SHIFT)

@@ -204,6 +204,7 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta, int ply) {
     Move m, best_move = MOVE_NONE;
     int searched = 0;
     while ((m = movepicker_next(&mp, false)) != MOVE_NONE) {
+        tt_prefetch(t->shared->tt, pos_key_after_approx(pos, m)); /* the pruning checks hide the latency */
         if (!in_check) {
             /* a capture that cannot lift us to alpha even with a margin is not worth a look */
             if (move_kind(m) != MOVE_PROMOTION) {
@@ -417,6 +418,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         if (m == excluded) continue;
         if (root && !root_move_allowed(t, m)) continue;
         move_count++;
+        tt_prefetch(shared->tt, pos_key_after_approx(pos, m)); /* the pruning checks hide the latency */
         bool quiet = is_quiet(pos, m);
         bool gives_check = pos_gives_check(pos, m);
         int pc = pos->board[move_from(m)];
@@ -450,7 +452,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
 
         uint64_t nodes_before = thread_nodes(t);
         make_move(t, ss, m);
-        tt_prefetch(shared->tt, pos_key(pos));
+        tt_prefetch(shared->tt, pos_key(pos)); /* the exact key, where the early guess missed */
         int new_depth = depth - 1 + extension;
         int score;
         if (depth >= 2 && move_count > 1 + root && (quiet || !tt_pv)) {

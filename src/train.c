@@ -57,6 +57,7 @@ struct Trainer {
     TrainTarget target;
     float grad_scale;
     AdamStep step_decay, step_plain; /* with and without weight decay */
+    AdamStep step_rows;              /* king-bucketed feature rows (--row-wd) */
     size_t rows_touched[TRAIN_MAX_THREADS];
     /* evaluation */
     const uint32_t *eval;
@@ -172,7 +173,7 @@ static void job_update(Trainer *tr, int t) {
                 gq += gp;
             }
             size_t w = TM_FT_W + f * TM_L1;
-            adam_update(P + w, M + w, V + w, g, TM_L1, &tr->step_decay, TRAIN_FT_W_MAX);
+            adam_update(P + w, M + w, V + w, g, TM_L1, &tr->step_rows, TRAIN_FT_W_MAX);
             size_t q = TM_PSQT_W + f;
             adam_update(P + q, M + q, V + q, &gp, 1, &tr->step_plain, TRAIN_PSQT_MAX);
         }
@@ -454,6 +455,7 @@ void train_config_defaults(TrainConfig *cfg) {
     cfg->lr = TRAIN_DEFAULT_LR;
     cfg->final_lr_ratio = TRAIN_DEFAULT_FINAL_LR_RATIO;
     cfg->weight_decay = TRAIN_DEFAULT_WEIGHT_DECAY;
+    cfg->row_weight_decay = TRAIN_DEFAULT_ROW_WEIGHT_DECAY;
     cfg->warmup_steps = TRAIN_DEFAULT_WARMUP_STEPS;
     cfg->lambda = TRAIN_DEFAULT_LAMBDA;
     cfg->holdout = TRAIN_DEFAULT_HOLDOUT;
@@ -506,6 +508,8 @@ static bool train_epochs(Trainer *tr, int first_epoch, TrainReport *rep, FILE *l
             tr->step++;
             tr->step_decay = adam_step_for(lr, cfg->weight_decay, tr->step);
             tr->step_plain = adam_step_for(lr, 0.0f, tr->step);
+            tr->step_rows = adam_step_for(lr, cfg->row_weight_decay >= 0 ? cfg->row_weight_decay : cfg->weight_decay,
+                                          tr->step);
             run_job(tr, JOB_PREPARE);
             run_job(tr, JOB_REFRESH);
             run_job(tr, JOB_BACKWARD);
@@ -616,9 +620,10 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
     }
     rep->k = tr->target.k;
     if (ok && log)
-        fprintf(log, "train: %d epochs, batch %d, lr %.2e -> %.2e, weight decay %.3g, lambda %.2f, %d threads, "
-                     "factorizer %s, seed %" PRIu64 "\n",
-                cfg->epochs, cfg->batch, cfg->lr, cfg->lr * cfg->final_lr_ratio, cfg->weight_decay, cfg->lambda,
+        fprintf(log, "train: %d epochs, batch %d, lr %.2e -> %.2e, weight decay %.3g (bucketed rows %.3g), lambda %.2f, "
+                     "%d threads, factorizer %s, seed %" PRIu64 "\n",
+                cfg->epochs, cfg->batch, cfg->lr, cfg->lr * cfg->final_lr_ratio, cfg->weight_decay,
+                cfg->row_weight_decay >= 0 ? cfg->row_weight_decay : cfg->weight_decay, cfg->lambda,
                 cfg->threads, tr->model.factorizer ? "on" : "off", tr->seed);
     if (ok) ok = train_epochs(tr, first_epoch, rep, log, err, err_size);
     if (ok && rep->epochs_run == 0) { /* nothing trained: still report where the model stands */
@@ -666,7 +671,7 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
 static int usage(void) {
     fprintf(stderr,
             "usage: squall train --data FILE[,FILE...] --out NET [--epochs E] [--stop-after E] [--batch B] [--lr LR]\n"
-            "         [--final-lr-ratio R] [--warmup STEPS] [--wd W] [--wdl-lambda L] [--k K | --fit-k]\n"
+            "         [--final-lr-ratio R] [--warmup STEPS] [--wd W] [--row-wd W] [--wdl-lambda L] [--k K | --fit-k]\n"
             "         [--holdout F] [--threads T] [--seed S] [--resume CKPT] [--checkpoint CKPT] [--init NET]\n"
             "         [--no-factorizer] [--keep-best] [--compare N] [--progress SECONDS]\n");
     return 2;
@@ -701,6 +706,7 @@ int train_main(int argc, char **argv) {
         else if (!strcmp(a, "--final-lr-ratio")) ok = parse_double(v, 0, 1, &x), cfg.final_lr_ratio = (float)x;
         else if (!strcmp(a, "--warmup")) ok = parse_double(v, 0, 1e12, &x), cfg.warmup_steps = (int64_t)x;
         else if (!strcmp(a, "--wd")) ok = parse_double(v, 0, 1, &x), cfg.weight_decay = (float)x;
+        else if (!strcmp(a, "--row-wd")) ok = parse_double(v, 0, 1000, &x), cfg.row_weight_decay = (float)x;
         else if (!strcmp(a, "--wdl-lambda")) ok = parse_double(v, 0, 1, &x), cfg.lambda = (float)x;
         else if (!strcmp(a, "--k")) ok = parse_double(v, 1, 100000, &x), cfg.k = (float)x;
         else if (!strcmp(a, "--holdout")) ok = parse_double(v, 0, 0.99, &x), cfg.holdout = x;

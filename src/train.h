@@ -15,6 +15,10 @@
 #define TRAIN_DEFAULT_FINAL_LR_RATIO 0.05f /* cosine decay ends at this share of --lr */
 #define TRAIN_DEFAULT_WARMUP_STEPS 100
 #define TRAIN_DEFAULT_WEIGHT_DECAY 0.01f  /* feature rows and hidden weights; not biases, not PSQT */
+/* Decay of the king-bucketed feature rows alone (negative: same as --wd). A large value pulls
+ * them toward zero, so the net stays close to its king-free factorized part unless the data
+ * keeps asking for a king-specific correction: a regularizer for small datasets. */
+#define TRAIN_DEFAULT_ROW_WEIGHT_DECAY -1.0f
 #define TRAIN_DEFAULT_LAMBDA 0.75f        /* weight of the search score in the target */
 #define TRAIN_DEFAULT_HOLDOUT 0.05
 #define TRAIN_DEFAULT_COMPARE 20000       /* holdout positions for the quantized-vs-float check */
@@ -30,6 +34,7 @@ typedef struct {
     int stop_after;          /* stop once this many epochs are done (0: run to epochs); resume later */
     int batch;
     float lr, final_lr_ratio, weight_decay;
+    float row_weight_decay;  /* king-bucketed feature rows; < 0: weight_decay */
     int64_t warmup_steps;
     float lambda;
     float k;                 /* 0: fit K on the training split */

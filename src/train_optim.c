@@ -30,7 +30,7 @@ AdamStep adam_step_for(float lr, float weight_decay, int64_t t) {
 void adam_update(float *restrict p, float *restrict m, float *restrict v, const float *restrict g, size_t n,
                  const AdamStep *s, float limit) {
     const float b1 = ADAM_BETA1, b2 = ADAM_BETA2;
-    const float step = s->lr / s->bias1, inv_b2 = 1.0f / s->bias2, decay = 1.0f - s->lr * s->weight_decay;
+    const float step = s->lr / s->bias1, inv_b2 = 1.0f / s->bias2, decay = fmaxf(0.0f, 1.0f - s->lr * s->weight_decay);
     size_t i = 0;
 #if defined(__AVX2__) && defined(__FMA__)
     /* the tail loop's arithmetic, eight lanes at a time */

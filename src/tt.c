@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memory.h"
+
 /* data layout: move 16 | score 16 | eval 16 | depth 8 | bound 2, pv 1, generation 5 */
 static inline uint64_t pack(Move move, int score, int eval, int depth, int bound, bool pv, int gen) {
     return (uint64_t)move | ((uint64_t)(uint16_t)score << 16) | ((uint64_t)(uint16_t)eval << 32)
@@ -20,9 +22,9 @@ static inline TTCluster *cluster_of(const TranspositionTable *tt, uint64_t key) 
 bool tt_init(TranspositionTable *tt, size_t megabytes) {
     size_t count = megabytes * 1024 * 1024 / sizeof(TTCluster);
     if (count == 0) count = 1;
-    void *mem = NULL;
-    if (posix_memalign(&mem, 64, count * sizeof(TTCluster)) != 0) return false;
-    free(tt->clusters);
+    void *mem = memory_alloc_large(count * sizeof(TTCluster));
+    if (!mem) return false;
+    memory_free_large(tt->clusters);
     tt->clusters = mem;
     tt->cluster_count = count;
     tt_clear(tt);
@@ -30,7 +32,7 @@ bool tt_init(TranspositionTable *tt, size_t megabytes) {
 }
 
 void tt_free(TranspositionTable *tt) {
-    free(tt->clusters);
+    memory_free_large(tt->clusters);
     tt->clusters = NULL;
     tt->cluster_count = 0;
 }
