@@ -256,3 +256,38 @@ TEST(train, without_factorizer_export_still_matches_float) {
     nnue_unload();
     remove(out);
 }
+
+/* How far the king-bucketed rows of the current net are from bucket 0's row of the same plane,
+ * summed over every lane: zero for a net that is its factorized part alone. */
+static double bucket_spread(const char *path) {
+    char err[256];
+    if (!nnue_load_file(path, err, sizeof err)) return -1;
+    const NnueNet *net = nnue_current_net();
+    double spread = 0;
+    for (int b = 1; b < NNUE_KING_BUCKETS; b++)
+        for (int p = 0; p < NNUE_PLANES; p++)
+            for (int i = 0; i < NNUE_L1; i++)
+                spread += abs(net->ft_weights[b * NNUE_PLANES + p][i] - net->ft_weights[p][i]);
+    return spread;
+}
+
+TEST(train, row_weight_decay_pulls_buckets_to_the_shared_rows) {
+    char plain[128], decayed[128], err[256];
+    temp_path(plain, sizeof plain, "rowwd-a");
+    temp_path(decayed, sizeof decayed, "rowwd-b");
+    TrainConfig cfg;
+    small_config(&cfg, plain);
+    cfg.epochs = 2;
+    cfg.compare_positions = 0;
+    TrainReport rep;
+    CHECK_MSG(train_run(&cfg, &rep, NULL, err, sizeof err), "%s", err);
+    double spread_plain = bucket_spread(plain);
+    cfg.out = decayed;
+    cfg.row_weight_decay = 1.0f / cfg.lr; /* each update starts the touched rows from zero */
+    CHECK_MSG(train_run(&cfg, &rep, NULL, err, sizeof err), "%s", err);
+    double spread_decayed = bucket_spread(decayed);
+    CHECK_MSG(spread_plain > 0 && spread_decayed >= 0 && spread_decayed < spread_plain / 2, "bucket spread %.0f with --row-wd, %.0f without",
+              spread_decayed, spread_plain);
+    nnue_unload();
+    remove(plain), remove(decayed);
+}
