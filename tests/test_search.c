@@ -6,13 +6,19 @@
 #include "board.h"
 #include "movegen.h"
 #include "notation.h"
+#include "nnue.h"
+#include "options.h"
 #include "search.h"
 #include "test.h"
 
-/* Pinned bench signature: changes only with a deliberate change to search or evaluation
- * (update it together with that change and say so in the commit). */
+/* Pinned bench signatures: they change only with a deliberate change to search or evaluation
+ * (update them together with that change and say so in the commit). One per evaluator; the
+ * NNUE one belongs to the shipped net, nets/default.nnue, and is checked only when that net
+ * is the one embedded. */
 #define BENCH_PIN_DEPTH 9
-#define BENCH_PIN_NODES 489657ULL
+#define BENCH_PIN_NODES_CLASSICAL 489657ULL
+#define BENCH_PIN_NODES_NNUE 478676ULL
+#define BENCH_PIN_NET_NAME "embedded default.nnue"
 
 static SearchResult search_fen(const char *fen, int depth, char *err) {
     static Position pos;
@@ -108,14 +114,30 @@ TEST(search, repetition_is_a_draw) {
     CHECK_MSG(r.score != 0, "without history scored %d", r.score);
 }
 
-TEST(search, bench_is_deterministic_and_pinned) {
+static uint64_t bench_nodes_with(int eval_mode) {
+    int saved = engine_options.eval_mode;
+    engine_options.eval_mode = eval_mode;
     FILE *sink = fopen("/dev/null", "w");
-    uint64_t a = bench_run(BENCH_PIN_DEPTH, sink, 0);
-    uint64_t b = bench_run(BENCH_PIN_DEPTH, sink, 0);
+    uint64_t nodes = bench_run(BENCH_PIN_DEPTH, sink, 0);
     fclose(sink);
+    engine_options.eval_mode = saved;
+    return nodes;
+}
+
+TEST(search, bench_is_deterministic_and_pinned) {
+    uint64_t a = bench_nodes_with(EVAL_MODE_CLASSICAL), b = bench_nodes_with(EVAL_MODE_CLASSICAL);
     CHECK_EQ_U64(a, b);
-    CHECK_MSG(a == BENCH_PIN_NODES, "bench depth %d gave %llu nodes, pinned %llu", BENCH_PIN_DEPTH, (unsigned long long)a,
-              BENCH_PIN_NODES);
+    CHECK_MSG(a == BENCH_PIN_NODES_CLASSICAL, "classical bench depth %d gave %llu nodes, pinned %llu", BENCH_PIN_DEPTH,
+              (unsigned long long)a, BENCH_PIN_NODES_CLASSICAL);
+    nnue_init(); /* the embedded net, if the build has one */
+    if (nnue_is_loaded() && !strcmp(nnue_net_name(), BENCH_PIN_NET_NAME)) {
+        a = bench_nodes_with(EVAL_MODE_NNUE), b = bench_nodes_with(EVAL_MODE_NNUE);
+        CHECK_EQ_U64(a, b);
+        CHECK_MSG(a == BENCH_PIN_NODES_NNUE, "NNUE bench depth %d gave %llu nodes, pinned %llu", BENCH_PIN_DEPTH,
+                  (unsigned long long)a, BENCH_PIN_NODES_NNUE);
+    } else {
+        printf("    no %s embedded: NNUE pin not checked\n", BENCH_PIN_NET_NAME);
+    }
 }
 
 static uint64_t rng_state = 0x9876543ULL;
