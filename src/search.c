@@ -418,7 +418,8 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         if (m == excluded) continue;
         if (root && !root_move_allowed(t, m)) continue;
         move_count++;
-        tt_prefetch(shared->tt, pos_key_after_approx(pos, m)); /* the pruning checks hide the latency */
+        uint64_t key_guess = pos_key_after_approx(pos, m);
+        tt_prefetch(shared->tt, key_guess); /* the pruning checks hide the latency */
         bool quiet = is_quiet(pos, m);
         bool gives_check = pos_gives_check(pos, m);
         int pc = pos->board[move_from(m)];
@@ -452,7 +453,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
 
         uint64_t nodes_before = thread_nodes(t);
         make_move(t, ss, m);
-        tt_prefetch(shared->tt, pos_key(pos)); /* the exact key, where the early guess missed */
+        if (pos_key(pos) != key_guess) tt_prefetch(shared->tt, pos_key(pos)); /* castling rights, new ep square */
         int new_depth = depth - 1 + extension;
         int score;
         if (depth >= 2 && move_count > 1 + root && (quiet || !tt_pv)) {

@@ -466,6 +466,11 @@ void train_config_defaults(TrainConfig *cfg) {
     cfg->progress_seconds = 30;
 }
 
+/* Decay of the king-bucketed rows: --row-wd, or --wd when it was not given. */
+static float row_weight_decay(const TrainConfig *cfg) {
+    return cfg->row_weight_decay >= 0 ? cfg->row_weight_decay : cfg->weight_decay;
+}
+
 static void shuffle(uint32_t *order, size_t n, uint64_t seed, int epoch) {
     uint64_t s = seed * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(epoch + 1) * 0xD1B54A32D192ED03ULL;
     for (size_t i = n; i > 1; i--) {
@@ -508,8 +513,7 @@ static bool train_epochs(Trainer *tr, int first_epoch, TrainReport *rep, FILE *l
             tr->step++;
             tr->step_decay = adam_step_for(lr, cfg->weight_decay, tr->step);
             tr->step_plain = adam_step_for(lr, 0.0f, tr->step);
-            tr->step_rows = adam_step_for(lr, cfg->row_weight_decay >= 0 ? cfg->row_weight_decay : cfg->weight_decay,
-                                          tr->step);
+            tr->step_rows = adam_step_for(lr, row_weight_decay(cfg), tr->step);
             run_job(tr, JOB_PREPARE);
             run_job(tr, JOB_REFRESH);
             run_job(tr, JOB_BACKWARD);
@@ -623,7 +627,7 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
         fprintf(log, "train: %d epochs, batch %d, lr %.2e -> %.2e, weight decay %.3g (bucketed rows %.3g), lambda %.2f, "
                      "%d threads, factorizer %s, seed %" PRIu64 "\n",
                 cfg->epochs, cfg->batch, cfg->lr, cfg->lr * cfg->final_lr_ratio, cfg->weight_decay,
-                cfg->row_weight_decay >= 0 ? cfg->row_weight_decay : cfg->weight_decay, cfg->lambda,
+                row_weight_decay(cfg), cfg->lambda,
                 cfg->threads, tr->model.factorizer ? "on" : "off", tr->seed);
     if (ok) ok = train_epochs(tr, first_epoch, rep, log, err, err_size);
     if (ok && rep->epochs_run == 0) { /* nothing trained: still report where the model stands */

@@ -27,7 +27,7 @@ bool tt_init(TranspositionTable *tt, size_t megabytes) {
     memory_free_large(tt->clusters);
     tt->clusters = mem;
     tt->cluster_count = count;
-    tt_clear(tt);
+    tt->generation = 0; /* the block comes zero-filled: no second clearing pass */
     return true;
 }
 
