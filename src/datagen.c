@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -164,6 +166,13 @@ static bool play_game(SearchWorker *worker, Position *pos, const DatagenConfig *
 
 /* ---------------- threads and the ordered writer ---------------- */
 
+/* Set from a signal handler: hand out no more games, finish the ones in progress, and end
+ * the file on a whole game. A lock-free atomic is safe to store from a handler. */
+static atomic_bool stop_requested;
+
+void datagen_request_stop(void) { atomic_store(&stop_requested, true); }
+
+
 typedef struct {
     const DatagenConfig *cfg;
     FILE *out;
@@ -236,7 +245,7 @@ static void *worker_main(void *arg) {
         pthread_mutex_lock(&sh->lock);
     }
     for (;;) {
-        if (sh->stop || (cfg->games && sh->next_game >= cfg->games)) break;
+        if (sh->stop || atomic_load(&stop_requested) || (cfg->games && sh->next_game >= cfg->games)) break;
         uint64_t index = sh->next_game++;
         pthread_mutex_unlock(&sh->lock);
 
@@ -313,6 +322,7 @@ bool datagen_run(const DatagenConfig *cfg, DatagenStats *stats, FILE *log, char 
         started++;
     }
     double next_report = start + cfg->progress_seconds;
+    bool stop_announced = false;
     for (;;) {
         struct timespec nap = {0, 50 * 1000 * 1000};
         nanosleep(&nap, NULL);
@@ -321,6 +331,11 @@ bool datagen_run(const DatagenConfig *cfg, DatagenStats *stats, FILE *log, char 
         DatagenStats snapshot = sh.total;
         pthread_mutex_unlock(&sh.lock);
         if (!running) break;
+        if (!stop_announced && atomic_load(&stop_requested) && log) {
+            fprintf(log, "datagen: stop requested, finishing the games in progress\n");
+            fflush(log);
+            stop_announced = true;
+        }
         double now = now_seconds();
         if (cfg->progress_seconds > 0 && now >= next_report) {
             print_progress(log, &snapshot, now - start, false);
@@ -403,6 +418,11 @@ static bool parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *ou
     return true;
 }
 
+static void on_stop_signal(int sig) {
+    (void)sig;
+    datagen_request_stop();
+}
+
 int datagen_main(int argc, char **argv) {
     DatagenConfig cfg;
     datagen_config_defaults(&cfg);
@@ -461,6 +481,15 @@ int datagen_main(int argc, char **argv) {
     fprintf(stderr, "datagen: %s evaluation%s%s, %d threads, %" PRIu64 " nodes/move, seed %" PRIu64 ", writing %s\n",
             evaluate_name(), evaluate_uses_nnue() ? " with net " : "", evaluate_uses_nnue() ? nnue_net_name() : "",
             cfg.threads, cfg.nodes, cfg.seed, cfg.out_path);
+    /* The first SIGINT or SIGTERM stops cleanly; the handler then resets, so a second one
+     * ends the process at once. */
+    struct sigaction stop_action;
+    memset(&stop_action, 0, sizeof stop_action);
+    stop_action.sa_handler = on_stop_signal;
+    stop_action.sa_flags = SA_RESETHAND;
+    sigemptyset(&stop_action.sa_mask);
+    sigaction(SIGINT, &stop_action, NULL);
+    sigaction(SIGTERM, &stop_action, NULL);
     DatagenStats st;
     if (!datagen_run(&cfg, &st, stderr, err, sizeof err)) {
         fprintf(stderr, "datagen: %s\n", err);

@@ -53,6 +53,9 @@ void datagen_config_defaults(DatagenConfig *cfg);
 /* Runs the generator with the evaluator currently selected (engine_options.eval_mode and the
  * loaded net). Returns false with a reason in err on bad settings or I/O errors. */
 bool datagen_run(const DatagenConfig *cfg, DatagenStats *stats, FILE *log, char *err, size_t err_size);
+/* Asks a running datagen_run to stop after the games in progress (the file then ends on a
+ * whole game). Safe to call from a signal handler; lasts for the rest of the process. */
+void datagen_request_stop(void);
 /* `squall datagen --dump FILE`: the first `limit` records as FEN lines, then a summary.
  * Returns 0, or 1 when the file cannot be read or holds records that do not decode. */
 int datagen_dump(const char *path, uint64_t limit, FILE *out);

@@ -132,6 +132,32 @@ void train_model_init(TrainModel *m, uint64_t seed) {
     train_model_refresh_transpose(m);
 }
 
+/* Moves the part of every feature row that all king buckets share into the virtual rows:
+ * V = the mean over buckets, W = what each bucket adds. The sum W + V, and so the exported
+ * net, is unchanged, but training started from a net now treats the shared part as shared
+ * (it learns from every bucket's samples, and --row-wd pulls only the bucket parts to zero,
+ * instead of wiping the imported weights). */
+static void split_shared_rows(TrainModel *m) {
+    float *p = m->p;
+    const float inv_buckets = 1.0f / NNUE_KING_BUCKETS;
+    for (int j = 0; j < NNUE_PLANES; j++) {
+        float *v = p + TM_FT_V + (size_t)j * TM_L1;
+        float psqt_sum = 0.0f;
+        for (int b = 0; b < NNUE_KING_BUCKETS; b++) {
+            const float *w = p + TM_FT_W + ((size_t)b * NNUE_PLANES + j) * TM_L1;
+            for (int i = 0; i < TM_L1; i++) v[i] += w[i];
+            psqt_sum += p[TM_PSQT_W + (size_t)b * NNUE_PLANES + j];
+        }
+        for (int i = 0; i < TM_L1; i++) v[i] *= inv_buckets;
+        p[TM_PSQT_V + j] = psqt_sum * inv_buckets;
+        for (int b = 0; b < NNUE_KING_BUCKETS; b++) {
+            float *w = p + TM_FT_W + ((size_t)b * NNUE_PLANES + j) * TM_L1;
+            for (int i = 0; i < TM_L1; i++) w[i] -= v[i];
+            p[TM_PSQT_W + (size_t)b * NNUE_PLANES + j] -= p[TM_PSQT_V + j];
+        }
+    }
+}
+
 void train_model_from_net(TrainModel *m, const NnueNet *net) {
     float *p = m->p;
     memset(p, 0, TM_TOTAL * sizeof *p);
@@ -156,6 +182,7 @@ void train_model_from_net(TrainModel *m, const NnueNet *net) {
     }
     for (int i = 0; i < TM_L3; i++) p[TM_OUT_W + i] = (float)net->out_weights[i] * TRAIN_ACT_ONE / out_units;
     p[TM_OUT_B] = (float)net->out_bias / out_units;
+    if (m->factorizer) split_shared_rows(m);
     train_model_clip(m);
     train_model_refresh_rows(m, NULL, 0);
     train_model_refresh_transpose(m);

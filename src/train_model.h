@@ -100,7 +100,8 @@ bool train_model_alloc(TrainModel *m);
 void train_model_free(TrainModel *m);
 /* Deterministic initial weights from seed; PSQT starts from plain material values. */
 void train_model_init(TrainModel *m, uint64_t seed);
-/* Dequantizes an engine net into the model (virtual rows zero). */
+/* Dequantizes an engine net into the model; with the factorizer, the bucket mean of each
+ * feature row goes to its virtual row. */
 void train_model_from_net(TrainModel *m, const NnueNet *net);
 /* Rounds the model into an engine net (virtual rows folded in). */
 void train_model_to_net(const TrainModel *m, NnueNet *net);

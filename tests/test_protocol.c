@@ -17,6 +17,7 @@
 #include "board.h"
 #include "movegen.h"
 #include "notation.h"
+#include "train_record.h"
 #include "test.h"
 
 /* Failure messages quote engine output; cutting it short in a message is fine. */
@@ -674,4 +675,34 @@ TEST(protocol, eof_finishes_piped_search) {
     CHECK_MSG(rc == 0, "exit %d", rc);
     char *best = strstr(out, "bestmove ");
     CHECK_MSG(best && legal_in(START_FEN, "", best + 9), "%s", out);
+}
+
+/* SIGINT stops datagen after the games in progress: exit 0, and the file ends on a whole
+ * record and reads back (--dump checks every record). */
+TEST(protocol, datagen_stops_cleanly_on_sigint) {
+    char dir[] = "/tmp/squall-test-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[128], line[8192];
+    snprintf(path, sizeof path, "%s/data.bin", dir);
+    const char *args[] = {"datagen", "--out", path, "--positions", "100000000", "--threads", "2", "--nodes", "300",
+                          "--eval", "classical", NULL};
+    Engine e;
+    CHECK(engine_start(&e, args));
+    CHECK_MSG(engine_expect(&e, "datagen: classical evaluation", line, sizeof line, READ_TIMEOUT_MS, NULL, 0),
+              "no start line");
+    usleep(1500 * 1000); /* games of 300 nodes a move take a few hundredths of a second */
+    kill(e.pid, SIGINT);
+    CHECK_MSG(engine_expect(&e, "datagen: stop requested", line, sizeof line, READ_TIMEOUT_MS, NULL, 0), "no stop notice");
+    CHECK_MSG(engine_expect(&e, "datagen: done: ", line, sizeof line, READ_TIMEOUT_MS, NULL, 0), "no final line");
+    int rc = engine_finish(&e, READ_TIMEOUT_MS);
+    CHECK_MSG(rc == 0, "exit %d after SIGINT", rc);
+    FILE *f = fopen(path, "rb");
+    long size = -1;
+    if (f && fseek(f, 0, SEEK_END) == 0) size = ftell(f);
+    if (f) fclose(f);
+    CHECK_MSG(size > 0 && size % RECORD_SIZE == 0, "file size %ld", size);
+    char out[65536];
+    const char *dump[] = {"datagen", "--dump", path, "--limit", "0", NULL};
+    CHECK_MSG(run_engine(dump, NULL, out, sizeof out, READ_TIMEOUT_MS) == 0, "%s", out);
+    unlink(path), rmdir(dir);
 }

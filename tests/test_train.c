@@ -291,3 +291,47 @@ TEST(train, row_weight_decay_pulls_buckets_to_the_shared_rows) {
     nnue_unload();
     remove(plain), remove(decayed);
 }
+
+/* Starting from a net with the factorizer on: each virtual row holds the bucket mean of its
+ * feature's rows, the bucket parts sum to zero, and export gives back the same weights. */
+TEST(train, init_from_net_moves_the_shared_part_into_virtual_rows) {
+    /* NnueNet asks for 64-byte alignment, which calloc does not promise */
+    NnueNet *net = aligned_alloc(64, sizeof *net), *back = aligned_alloc(64, sizeof *back);
+    TrainModel m = {0};
+    CHECK(net && back && train_model_alloc(&m));
+    if (!net || !back || !m.p) goto done;
+    memset(net, 0, sizeof *net);
+    net->acc_shift = 0, net->hidden_shift = TRAIN_HIDDEN_SHIFT, net->output_divisor = TRAIN_OUTPUT_DIVISOR;
+    uint32_t s = 12345;
+    for (int f = 0; f < NNUE_INPUTS; f++) {
+        for (int i = 0; i < NNUE_L1; i++) {
+            s = s * 1664525u + 1013904223u;
+            /* a per-plane shared part plus a smaller bucket-dependent part */
+            net->ft_weights[f][i] = (int16_t)((f % NNUE_PLANES + i) % 200 - 100 + (int)(s >> 28) - 8);
+        }
+        net->psqt_weights[f] = (f % NNUE_PLANES) * 3 - 1000 + f / NNUE_PLANES;
+    }
+    train_model_from_net(&m, net);
+    const float *p = m.p;
+    double worst_sum = 0, worst_mean = 0;
+    for (int j = 0; j < NNUE_PLANES; j += 37)
+        for (int i = 0; i < NNUE_L1; i += 11) {
+            double sum_w = 0, mean_row = 0;
+            for (int b = 0; b < NNUE_KING_BUCKETS; b++) {
+                sum_w += p[TM_FT_W + ((size_t)b * NNUE_PLANES + j) * TM_L1 + i];
+                mean_row += net->ft_weights[b * NNUE_PLANES + j][i] / (double)TRAIN_ACT_ONE;
+            }
+            mean_row /= NNUE_KING_BUCKETS;
+            worst_sum = fmax(worst_sum, fabs(sum_w));
+            worst_mean = fmax(worst_mean, fabs(p[TM_FT_V + (size_t)j * TM_L1 + i] - mean_row));
+        }
+    CHECK_MSG(worst_sum < 1e-3 && worst_mean < 1e-4, "bucket parts sum to %g, virtual row off the mean by %g", worst_sum,
+              worst_mean);
+    CHECK(fabsf(p[TM_PSQT_V + 5] - (5 * 3 - 1000 + 15.5f) / (TRAIN_OUTPUT_DIVISOR * TRAIN_OUTPUT_SCALE)) < 1e-4f);
+    train_model_to_net(&m, back);
+    CHECK_MSG(!memcmp(net->ft_weights, back->ft_weights, sizeof net->ft_weights), "feature rows changed on the way back");
+    CHECK_MSG(!memcmp(net->psqt_weights, back->psqt_weights, sizeof net->psqt_weights), "PSQT rows changed on the way back");
+done:
+    train_model_free(&m);
+    free(net), free(back);
+}
