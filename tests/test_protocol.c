@@ -688,12 +688,12 @@ TEST(protocol, datagen_stops_cleanly_on_sigint) {
                           "--eval", "classical", NULL};
     Engine e;
     CHECK(engine_start(&e, args));
-    CHECK_MSG(engine_expect(&e, "datagen: classical evaluation", line, sizeof line, READ_TIMEOUT_MS, NULL, 0),
+    CHECK_MSG(engine_expect(&e, "datagen: classical evaluation", line, sizeof line, SEARCH_TIMEOUT_MS, NULL, 0),
               "no start line");
     usleep(1500 * 1000); /* games of 300 nodes a move take a few hundredths of a second */
     kill(e.pid, SIGINT);
-    CHECK_MSG(engine_expect(&e, "datagen: stop requested", line, sizeof line, READ_TIMEOUT_MS, NULL, 0), "no stop notice");
-    CHECK_MSG(engine_expect(&e, "datagen: done: ", line, sizeof line, READ_TIMEOUT_MS, NULL, 0), "no final line");
+    CHECK_MSG(engine_expect(&e, "datagen: stop requested", line, sizeof line, SEARCH_TIMEOUT_MS, NULL, 0), "no stop notice");
+    CHECK_MSG(engine_expect(&e, "datagen: done: ", line, sizeof line, SEARCH_TIMEOUT_MS, NULL, 0), "no final line");
     int rc = engine_finish(&e, READ_TIMEOUT_MS);
     CHECK_MSG(rc == 0, "exit %d after SIGINT", rc);
     FILE *f = fopen(path, "rb");
