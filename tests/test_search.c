@@ -17,7 +17,7 @@
  * is the one embedded. */
 #define BENCH_PIN_DEPTH 9
 #define BENCH_PIN_NODES_CLASSICAL 489657ULL
-#define BENCH_PIN_NODES_NNUE 478676ULL
+#define BENCH_PIN_NODES_NNUE 516467ULL
 #define BENCH_PIN_NET_NAME "embedded default.nnue"
 
 static SearchResult search_fen(const char *fen, int depth, char *err) {
