@@ -172,7 +172,6 @@ static atomic_bool stop_requested;
 
 void datagen_request_stop(void) { atomic_store(&stop_requested, true); }
 
-
 typedef struct {
     const DatagenConfig *cfg;
     FILE *out;
