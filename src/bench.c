@@ -6,7 +6,7 @@
 
 #include "board.h"
 #include "notation.h"
-#include "search.h"
+#include "threads.h"
 #include "timeman.h"
 
 static const char *bench_positions[] = {

@@ -18,6 +18,7 @@
 #include "notation.h"
 #include "options.h"
 #include "perft.h"
+#include "threads.h"
 #include "uci.h"
 #include "xboard.h"
 

@@ -16,6 +16,7 @@
 #include "nnue.h"
 #include "options.h"
 #include "search.h"
+#include "threads.h"
 #include "train_record.h"
 
 /* ---------------- random numbers ---------------- */

@@ -12,7 +12,7 @@
 #include "nnue.h"
 #include "options.h"
 #include "perft.h"
-#include "search.h"
+#include "threads.h"
 #include "train.h"
 
 typedef int (*SubcommandMain)(int argc, char **argv);

@@ -10,7 +10,7 @@
 #include <strings.h>
 
 #include "nnue.h"
-#include "search.h"
+#include "threads.h"
 
 EngineOptions engine_options = {
     .hash_mb = 16,

@@ -1,9 +1,9 @@
 /* Alpha-beta search: iterative deepening with aspiration windows, PVS, a shared TT,
- * quiescence, extensions, pruning steps as small helpers, and Lazy SMP threads. */
+ * quiescence, extensions and pruning steps as small helpers. Each Lazy SMP thread runs
+ * this search on its own SearchThread; threads.c starts them. */
 #include "search.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +14,8 @@
 #include "movepicker.h"
 #include "options.h"
 #include "search_params.h"
+#include "search_thread.h"
 #include "see.h"
-#include "timeman.h"
-#include "tt.h"
 
 typedef struct {
     int static_eval;
@@ -38,9 +37,7 @@ typedef struct {
     Move pv[MAX_PLY];
 } RootMove;
 
-typedef struct SearchShared SearchShared;
-
-typedef struct {
+struct SearchThread {
     int id;
     SearchShared *shared;
     Position pos;
@@ -55,20 +52,6 @@ typedef struct {
     int completed_depth;
     int root_depth;                 /* depth of the iteration in progress */
     EvalStats eval_stats;
-    pthread_t handle;
-} SearchThread;
-
-struct SearchShared {
-    TranspositionTable *tt;
-    SearchLimits limits;
-    TimeManager tm;
-    atomic_bool stop;
-    atomic_bool pondering;
-    SearchThread **threads;
-    int thread_count;
-    SearchOutput output;
-    bool report;                    /* send thinking lines */
-    int64_t last_report_ms;
 };
 
 static int lmr_table[MAX_PLY][MAX_MOVES];
@@ -546,7 +529,7 @@ static void report_line(SearchThread *t, int depth, int pv_index, int bound_over
     s->output.report(&r, s->output.ctx);
 }
 
-static void setup_root(SearchThread *t, const Position *root, const SearchLimits *limits) {
+void search_setup_root(SearchThread *t, const Position *root, const SearchLimits *limits) {
     MoveList list;
     memcpy(&t->pos, root, sizeof t->pos);
     /* the accumulator is kept only when the NNUE evaluates: make/unmake then update it */
@@ -588,7 +571,7 @@ static bool mate_limit_reached(const SearchShared *s, int score) {
     return s->limits.mate > 0 && score >= SCORE_MATE_IN_MAX && score_mate_moves(score) <= s->limits.mate;
 }
 
-static void iterative_deepening(SearchThread *t) {
+void search_iterative_deepening(SearchThread *t) {
     SearchShared *s = t->shared;
     Stack *ss = t->stack_storage + 4;
     int max_depth = s->limits.depth > 0 && s->limits.depth < MAX_PLY - 1 ? s->limits.depth : MAX_PLY - 2;
@@ -650,9 +633,16 @@ static void iterative_deepening(SearchThread *t) {
     }
 }
 
-/* ---------- threads ---------- */
 
-static SearchThread *thread_create(int id, SearchShared *shared) {
+/* ---------- one thread's searcher, as the thread pool drives it ---------- */
+
+void search_tables_init(void) {
+    for (int d = 1; d < MAX_PLY; d++)
+        for (int m = 1; m < MAX_MOVES; m++) lmr_table[d][m] = (int)(LMR_BASE + log(d) * log(m) / LMR_DIVISOR);
+    evaluate_init();
+}
+
+SearchThread *search_thread_create(int id, SearchShared *shared) {
     SearchThread *t = calloc(1, sizeof *t);
     if (!t) return NULL;
     t->history = calloc(1, sizeof *t->history);
@@ -671,22 +661,17 @@ static SearchThread *thread_create(int id, SearchShared *shared) {
     return t;
 }
 
-static void thread_destroy(SearchThread *t) {
+void search_thread_destroy(SearchThread *t) {
     if (!t) return;
     accumulator_destroy(t->accumulator);
     free(t->history);
     free(t);
 }
 
-static void thread_clear_history(SearchThread *t) { memset(t->history, 0, sizeof *t->history); }
+void search_thread_clear(SearchThread *t) { memset(t->history, 0, sizeof *t->history); }
 
-static void *helper_main(void *arg) {
-    iterative_deepening((SearchThread *)arg);
-    return NULL;
-}
-
-static void pick_result(SearchShared *s, SearchResult *res) {
-    SearchThread *main_thread = s->threads[0];
+void search_collect_result(const SearchShared *s, SearchResult *res) {
+    const SearchThread *main_thread = s->threads[0];
     memset(res, 0, sizeof *res);
     if (main_thread->root_count == 0) {
         res->best = MOVE_NONE;
@@ -705,190 +690,8 @@ static void pick_result(SearchShared *s, SearchResult *res) {
     }
 }
 
-/* Runs the whole search on the calling thread (helpers on their own), then fills res. */
-static void run_search(SearchShared *s, const Position *root, SearchResult *res) {
-    tt_new_search(s->tt);
-    for (int i = 0; i < s->thread_count; i++) setup_root(s->threads[i], root, &s->limits);
-    for (int i = 1; i < s->thread_count; i++)
-        if (pthread_create(&s->threads[i]->handle, NULL, helper_main, s->threads[i]) != 0) s->threads[i]->handle = 0;
-    iterative_deepening(s->threads[0]);
-    /* UCI: in infinite or ponder mode the answer waits for stop/ponderhit */
-    while ((s->limits.infinite || atomic_load(&s->pondering)) && !stopped(s)) {
-        struct timespec ts = {0, 1000000};
-        nanosleep(&ts, NULL);
-    }
-    atomic_store(&s->stop, true);
-    for (int i = 1; i < s->thread_count; i++)
-        if (s->threads[i]->handle) pthread_join(s->threads[i]->handle, NULL), s->threads[i]->handle = 0;
-    pick_result(s, res);
-}
-
-/* ---------- the engine's asynchronous search ---------- */
-
-static TranspositionTable engine_tt;
-static SearchShared engine;
-static pthread_t engine_main_thread;
-static bool engine_thread_started;
-static atomic_bool engine_running;
-static Position engine_root;
-
 void search_limits_clear(SearchLimits *l) {
     memset(l, 0, sizeof *l);
     l->time[WHITE] = l->time[BLACK] = -1;
     l->inc[WHITE] = l->inc[BLACK] = 0;
-}
-
-void search_init(void) {
-    static bool done = false;
-    if (done) return;
-    done = true;
-    for (int d = 1; d < MAX_PLY; d++)
-        for (int m = 1; m < MAX_MOVES; m++) lmr_table[d][m] = (int)(LMR_BASE + log(d) * log(m) / LMR_DIVISOR);
-    evaluate_init();
-    if (!tt_init(&engine_tt, (size_t)engine_options.hash_mb)) tt_init(&engine_tt, 1);
-    engine.tt = &engine_tt;
-    search_set_threads(engine_options.threads);
-}
-
-void search_set_threads(int n) {
-    search_init();
-    search_stop();
-    search_wait();
-    if (n < 1) n = 1;
-    if (n > 256) n = 256;
-    for (int i = 0; i < engine.thread_count; i++) thread_destroy(engine.threads[i]);
-    free(engine.threads);
-    engine.threads = calloc((size_t)n, sizeof *engine.threads);
-    engine.thread_count = 0;
-    for (int i = 0; i < n; i++) {
-        SearchThread *t = thread_create(i, &engine);
-        if (!t) break;
-        engine.threads[engine.thread_count++] = t;
-    }
-    engine_options.threads = engine.thread_count;
-}
-
-void search_set_hash(int mb) {
-    search_init();
-    search_stop();
-    search_wait();
-    if (tt_init(&engine_tt, (size_t)mb)) engine_options.hash_mb = mb;
-}
-
-void search_clear(void) {
-    search_init();
-    search_stop();
-    search_wait();
-    tt_clear(&engine_tt);
-    for (int i = 0; i < engine.thread_count; i++) thread_clear_history(engine.threads[i]);
-}
-
-int search_hashfull(void) { return tt_hashfull(&engine_tt); }
-
-static void *engine_main(void *arg) {
-    (void)arg;
-    SearchResult res;
-    run_search(&engine, &engine_root, &res);
-    if (engine.output.bestmove) engine.output.bestmove(res.best, res.ponder, engine.output.ctx);
-    atomic_store(&engine_running, false);
-    return NULL;
-}
-
-void search_start(const Position *root, const SearchLimits *limits, const SearchOutput *output) {
-    search_init();
-    search_stop();
-    search_wait();
-    memcpy(&engine_root, root, sizeof engine_root);
-    engine_root.accumulator = NULL;
-    engine.limits = *limits;
-    engine.output = *output;
-    engine.report = true;
-    atomic_store(&engine.stop, false);
-    atomic_store(&engine.pondering, limits->ponder);
-    timeman_init(&engine.tm, limits, root->side, root->game_ply, engine_options.move_overhead_ms);
-    atomic_store(&engine_running, true);
-    engine_thread_started = pthread_create(&engine_main_thread, NULL, engine_main, NULL) == 0;
-    if (!engine_thread_started) { /* cannot start a thread: answer synchronously */
-        engine_main(NULL);
-    }
-}
-
-void search_stop(void) { atomic_store(&engine.stop, true); }
-
-void search_ponderhit(void) {
-    /* the clock starts now: pondering time was the opponent's */
-    timeman_restart(&engine.tm);
-    atomic_store(&engine.pondering, false);
-}
-
-void search_wait(void) {
-    if (engine_thread_started) {
-        pthread_join(engine_main_thread, NULL);
-        engine_thread_started = false;
-    }
-}
-
-bool search_is_running(void) { return atomic_load(&engine_running); }
-
-/* ---------- synchronous workers ---------- */
-
-struct SearchWorker {
-    SearchShared shared;
-    TranspositionTable tt;
-    bool owns_tt;
-};
-
-static SearchWorker *worker_create_with_tt(TranspositionTable *shared_tt, int hash_mb) {
-    search_init();
-    SearchWorker *w = calloc(1, sizeof *w);
-    if (!w) return NULL;
-    if (shared_tt) {
-        w->shared.tt = shared_tt;
-    } else {
-        if (!tt_init(&w->tt, (size_t)(hash_mb > 0 ? hash_mb : 1))) {
-            free(w);
-            return NULL;
-        }
-        w->shared.tt = &w->tt;
-        w->owns_tt = true;
-    }
-    w->shared.threads = calloc(1, sizeof *w->shared.threads);
-    w->shared.threads[0] = thread_create(0, &w->shared);
-    w->shared.thread_count = 1;
-    return w;
-}
-
-SearchWorker *search_worker_create(int hash_mb) { return worker_create_with_tt(NULL, hash_mb); }
-
-void search_worker_destroy(SearchWorker *w) {
-    if (!w) return;
-    thread_destroy(w->shared.threads[0]);
-    free(w->shared.threads);
-    if (w->owns_tt) tt_free(&w->tt);
-    free(w);
-}
-
-void search_worker_clear(SearchWorker *w) {
-    tt_clear(w->shared.tt);
-    thread_clear_history(w->shared.threads[0]);
-}
-
-SearchResult search_worker_run(SearchWorker *w, const Position *root, const SearchLimits *limits) {
-    SearchResult res;
-    w->shared.limits = *limits;
-    w->shared.limits.infinite = false;
-    w->shared.limits.ponder = false;
-    w->shared.report = false;
-    atomic_store(&w->shared.stop, false);
-    atomic_store(&w->shared.pondering, false);
-    timeman_init(&w->shared.tm, &w->shared.limits, root->side, root->game_ply, 0);
-    run_search(&w->shared, root, &res);
-    return res;
-}
-
-SearchResult search_sync(const Position *root, const SearchLimits *limits) {
-    static SearchWorker *sync_worker;
-    search_init();
-    if (!sync_worker) sync_worker = worker_create_with_tt(&engine_tt, 0);
-    return search_worker_run(sync_worker, root, limits);
 }

@@ -1,4 +1,5 @@
-/* Search interface used by the protocols, bench, datagen and tests. */
+/* The search's vocabulary for the protocols, bench, datagen and tests: scores, limits,
+ * thinking output and results. threads.h starts and runs searches. */
 #ifndef SQUALL_SEARCH_H
 #define SQUALL_SEARCH_H
 
@@ -51,34 +52,12 @@ typedef struct {
     void *ctx;
 } SearchOutput;
 
-void search_init(void);                 /* once at startup (tables, TT with engine_options.hash_mb) */
-/* Starts an asynchronous search of root; returns at once. Any search still running is stopped first. */
-void search_start(const Position *root, const SearchLimits *limits, const SearchOutput *output);
-void search_stop(void);                 /* asks the running search to finish; bestmove follows */
-void search_ponderhit(void);            /* pondering becomes a normal timed search */
-void search_wait(void);                 /* blocks until the running search (if any) has reported bestmove */
-bool search_is_running(void);
-void search_set_threads(int n);
-void search_set_hash(int mb);           /* resizes (and clears) the transposition table */
-void search_clear(void);                /* new game: clears TT and history tables */
-int search_hashfull(void);
-
-/* Blocking single-threaded search for bench, tests and tools; prints nothing. */
+/* What a finished search answers. */
 typedef struct {
     Move best, ponder;
     int score, depth;
     uint64_t nodes;
     uint64_t eval_full, eval_lazy; /* evaluator calls: full, and NNUE lazy PSQT exits */
 } SearchResult;
-SearchResult search_sync(const Position *root, const SearchLimits *limits);
-
-/* Independent single-threaded searchers with their own TT, for tools that run many
- * searches in parallel (datagen). Each worker must be used by one thread at a time. */
-typedef struct SearchWorker SearchWorker;
-SearchWorker *search_worker_create(int hash_mb);
-void search_worker_destroy(SearchWorker *worker);
-void search_worker_clear(SearchWorker *worker);   /* TT and histories */
-SearchResult search_worker_run(SearchWorker *worker, const Position *root, const SearchLimits *limits);
-
 
 #endif

@@ -11,6 +11,7 @@
 #include "movegen.h"
 #include "notation.h"
 #include "options.h"
+#include "threads.h"
 
 #define ENGINE_NAME "Squall"
 #define ENGINE_AUTHOR "the Squall developers"

@@ -15,6 +15,7 @@
 #include "movegen.h"
 #include "notation.h"
 #include "options.h"
+#include "threads.h"
 
 #define NO_COLOR COLOR_NB
 #define XB_MATE_BASE 100000 /* xboard: 100000 + N = mate in N moves, -100000 - N = mated in N */

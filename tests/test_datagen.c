@@ -10,6 +10,7 @@
 #include "nnue.h"
 #include "options.h"
 #include "search.h"
+#include "threads.h"
 #include "test.h"
 #include "train_record.h"
 

@@ -9,6 +9,7 @@
 #include "nnue.h"
 #include "options.h"
 #include "search.h"
+#include "threads.h"
 #include "test.h"
 
 /* Pinned bench signatures: they change only with a deliberate change to search or evaluation

@@ -11,6 +11,7 @@
 #include "nnue.h"
 #include "options.h"
 #include "search.h"
+#include "threads.h"
 #include "test.h"
 #include "train.h"
 #include "train_data.h"

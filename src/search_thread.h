@@ -1,0 +1,42 @@
+/* The contract between the searcher (search.c) and the thread pool (threads.c): the state
+ * one search shares across its threads, and the per-thread calls the pool drives. */
+#ifndef SQUALL_SEARCH_THREAD_H
+#define SQUALL_SEARCH_THREAD_H
+
+#include <stdatomic.h>
+
+#include "search.h"
+#include "timeman.h"
+#include "tt.h"
+
+/* One thread's searcher: position, stacks, histories, root moves (defined in search.c). */
+typedef struct SearchThread SearchThread;
+
+typedef struct SearchShared {
+    TranspositionTable *tt;
+    SearchLimits limits;
+    TimeManager tm;
+    atomic_bool stop;
+    atomic_bool pondering;
+    SearchThread **threads;         /* threads[0] reports and decides when to stop */
+    int thread_count;
+    SearchOutput output;
+    bool report;                    /* send thinking lines */
+    int64_t last_report_ms;
+} SearchShared;
+
+void search_tables_init(void);      /* once: reduction table and evaluator */
+
+SearchThread *search_thread_create(int id, SearchShared *shared); /* NULL when out of memory */
+void search_thread_destroy(SearchThread *t);
+void search_thread_clear(SearchThread *t);                         /* new game: histories */
+
+/* Prepares t to search root; iterative deepening then runs until the limits or
+ * shared->stop end it. */
+void search_setup_root(SearchThread *t, const Position *root, const SearchLimits *limits);
+void search_iterative_deepening(SearchThread *t);
+
+/* The answer of a finished search: threads[0]'s best line, nodes and evaluator calls of all. */
+void search_collect_result(const SearchShared *s, SearchResult *res);
+
+#endif
