@@ -5,7 +5,8 @@
  *   refresh   the effective rows (W + V) of every flagged row are recomputed (by plane)
  *   backward  every thread accumulates the gradient of its slice into its own buffers
  *   update    gradients are summed over threads in thread order and AdamW applied: feature
- *             rows partitioned by plane (so one thread also owns that plane's virtual row),
+ *             rows partitioned by plane (so one thread also owns that plane's virtual rows:
+ *             one, or for a king square its own-king and enemy-king rows),
  *             the small dense layers partitioned by index
  * Nothing is shared while written, so there are no locks and no races, and for a given thread
  * count the result is deterministic. */
@@ -27,7 +28,7 @@
 #include "train_record.h"
 
 #define CHECKPOINT_MAGIC "SQTRAIN1"
-#define CHECKPOINT_VERSION 1u
+#define CHECKPOINT_VERSION 2u /* 2: own and enemy king virtual rows apart (768) */
 
 typedef enum { JOB_QUIT, JOB_PREPARE, JOB_REFRESH, JOB_BACKWARD, JOB_UPDATE, JOB_REFRESH_ALL, JOB_EVAL } Job;
 
@@ -67,6 +68,9 @@ struct Trainer {
     /* progress */
     int epoch;
     int64_t step;
+    int64_t decay_start;     /* --plateau: first step of the final decay (0: not fixed yet) */
+    int checks_without_gain;
+    double best_check_loss;
 };
 
 static double now_seconds(void) {
@@ -142,11 +146,15 @@ static const struct {
 static void job_update(Trainer *tr, int t) {
     float *P = tr->model.p, *M = tr->adam_m, *V = tr->adam_v;
     const bool fact = tr->model.factorizer;
-    _Alignas(64) float g[TM_L1], gv[TM_L1];
+    _Alignas(64) float g[TM_L1], gv[2][TM_L1];
     size_t lo = part_begin(NNUE_PLANES, t, tr->threads), hi = part_begin(NNUE_PLANES, t + 1, tr->threads);
     size_t rows = 0;
     for (size_t p = lo; p < hi; p++) {
-        float gq = 0.0f;
+        /* the virtual rows this plane feeds: slot 0 the plane's own row, slot 1 (king
+         * squares only) the enemy king's */
+        uint32_t vrow[2] = {(uint32_t)p, (uint32_t)(p >= 640 ? TM_ENEMY_KING_ROWS + p - 640 : p)};
+        int slots = p >= 640 ? 2 : 1;
+        float gq[2] = {0.0f, 0.0f};
         memset(gv, 0, sizeof gv);
         for (int b = 0; b < NNUE_KING_BUCKETS; b++) {
             size_t f = (size_t)b * NNUE_PLANES + p;
@@ -169,18 +177,19 @@ static void job_update(Trainer *tr, int t) {
             if (!any) continue; /* lazy: rows no sample used keep their weights and moments */
             rows++;
             if (fact) {
-                for (int i = 0; i < TM_L1; i++) gv[i] += g[i];
-                gq += gp;
+                int slot = train_virtual_row((uint32_t)f) != vrow[0];
+                for (int i = 0; i < TM_L1; i++) gv[slot][i] += g[i];
+                gq[slot] += gp;
             }
             size_t w = TM_FT_W + f * TM_L1;
             adam_update(P + w, M + w, V + w, g, TM_L1, &tr->step_rows, TRAIN_FT_W_MAX);
             size_t q = TM_PSQT_W + f;
             adam_update(P + q, M + q, V + q, &gp, 1, &tr->step_plain, TRAIN_PSQT_MAX);
         }
-        if (fact) { /* virtual rows gather the gradient of all 32 buckets' rows of their plane */
-            size_t w = TM_FT_V + p * TM_L1, q = TM_PSQT_V + p;
-            adam_update(P + w, M + w, V + w, gv, TM_L1, &tr->step_decay, TRAIN_FT_W_MAX);
-            adam_update(P + q, M + q, V + q, &gq, 1, &tr->step_plain, TRAIN_PSQT_MAX);
+        for (int slot = 0; fact && slot < slots; slot++) { /* virtual rows gather the gradient of every bucket's rows they serve */
+            size_t w = TM_FT_V + (size_t)vrow[slot] * TM_L1, q = TM_PSQT_V + vrow[slot];
+            adam_update(P + w, M + w, V + w, gv[slot], TM_L1, &tr->step_decay, TRAIN_FT_W_MAX);
+            adam_update(P + q, M + q, V + q, &gq[slot], 1, &tr->step_plain, TRAIN_PSQT_MAX);
         }
     }
     tr->rows_touched[t] = rows;
@@ -345,7 +354,7 @@ static float fit_k(const TrainData *data) {
 typedef struct {
     char magic[8];
     uint32_t version, total, factorizer, epochs_done;
-    int64_t step;
+    int64_t step, decay_start;
     uint64_t seed;
     float k, lambda;
 } CheckpointHeader;
@@ -361,7 +370,7 @@ static bool checkpoint_save(const Trainer *tr, const char *path, int epochs_done
     memset(&h, 0, sizeof h);
     memcpy(h.magic, CHECKPOINT_MAGIC, 8);
     h.version = CHECKPOINT_VERSION, h.total = (uint32_t)TM_TOTAL, h.factorizer = tr->model.factorizer;
-    h.epochs_done = (uint32_t)epochs_done, h.step = tr->step, h.seed = tr->seed;
+    h.epochs_done = (uint32_t)epochs_done, h.step = tr->step, h.decay_start = tr->decay_start, h.seed = tr->seed;
     h.k = tr->target.k, h.lambda = tr->target.lambda;
     bool ok = write_all(f, &h, sizeof h) && write_all(f, tr->model.p, TM_TOTAL * sizeof(float)) &&
               write_all(f, tr->adam_m, TM_TOTAL * sizeof(float)) && write_all(f, tr->adam_v, TM_TOTAL * sizeof(float));
@@ -388,6 +397,7 @@ static bool checkpoint_load(Trainer *tr, const char *path, int *epochs_done, cha
     if (!ok) return snprintf(err, err_size, "checkpoint '%s' is truncated", path), false;
     tr->model.factorizer = h.factorizer != 0;
     tr->step = h.step;
+    tr->decay_start = h.decay_start;
     tr->target.k = h.k;
     tr->seed = h.seed; /* the remaining epochs shuffle as the interrupted run would have */
     *epochs_done = (int)h.epochs_done;
@@ -464,6 +474,8 @@ void train_config_defaults(TrainConfig *cfg) {
     cfg->factorizer = true;
     cfg->compare_positions = TRAIN_DEFAULT_COMPARE;
     cfg->progress_seconds = 30;
+    cfg->checks_per_epoch = 1;
+    cfg->decay_epochs = TRAIN_DEFAULT_DECAY_EPOCHS;
 }
 
 /* Decay of the king-bucketed rows: --row-wd, or --wd when it was not given. */
@@ -480,13 +492,50 @@ static void shuffle(uint32_t *order, size_t n, uint64_t seed, int epoch) {
     }
 }
 
+/* One validation check: keeps the best weights (--keep-best) and, with --plateau, starts the
+ * final decay once the loss has stopped improving. Returns the validation loss. */
+static double validation_check(Trainer *tr, LrSchedule *sched, TrainReport *rep, FILE *log, char *err, size_t err_size,
+                               bool *failed) {
+    const TrainConfig *cfg = tr->cfg;
+    run_job(tr, JOB_REFRESH_ALL);
+    double score_only = -1;
+    double val = evaluate_loss(tr, tr->data.holdout, tr->data.holdout_count, &score_only);
+    rep->last_val_loss = val, rep->score_only_val_loss = score_only;
+    if (val < 0) return val;
+    if (cfg->keep_best && (rep->best_epoch == 0 || val < rep->best_val_loss)) {
+        if (!tr->best_p) tr->best_p = alloc_state(TM_TOTAL);
+        if (!tr->best_p) return *failed = true, snprintf(err, err_size, "out of memory (best weights)"), val;
+        memcpy(tr->best_p, tr->model.p, TM_TOTAL * sizeof(float));
+        rep->best_val_loss = val, rep->best_epoch = tr->epoch + 1;
+    }
+    if (sched->decay_steps > 0) {
+        if (tr->best_check_loss <= 0 || val < tr->best_check_loss) tr->best_check_loss = val, tr->checks_without_gain = 0;
+        else tr->checks_without_gain++;
+        if (tr->checks_without_gain >= cfg->plateau && tr->step < sched->decay_start) {
+            sched->decay_start = tr->decay_start = tr->step;
+            if (log)
+                fprintf(log, "train: validation loss has not improved for %d check(s): final decay over steps %" PRId64
+                             "..%" PRId64 "\n", tr->checks_without_gain, sched->decay_start,
+                        sched->decay_start + sched->decay_steps);
+        }
+    }
+    return val;
+}
+
 static bool train_epochs(Trainer *tr, int first_epoch, TrainReport *rep, FILE *log, char *err, size_t err_size) {
     const TrainConfig *cfg = tr->cfg;
     size_t n = tr->data.train_count, batch = (size_t)cfg->batch;
     int64_t steps_per_epoch = (int64_t)((n + batch - 1) / batch);
     int64_t total_steps = steps_per_epoch * cfg->epochs;
     int64_t warmup = cfg->warmup_steps < total_steps / 10 ? cfg->warmup_steps : total_steps / 10; /* short runs */
-    LrSchedule sched = {cfg->lr, cfg->final_lr_ratio, warmup, total_steps};
+    LrSchedule sched = {cfg->lr, cfg->final_lr_ratio, warmup, total_steps, 0, 0};
+    if (cfg->plateau > 0) {
+        sched.decay_steps = (int64_t)(cfg->decay_epochs * (double)steps_per_epoch + 0.5);
+        if (sched.decay_steps < 1) sched.decay_steps = 1;
+        if (sched.decay_steps > total_steps - warmup) sched.decay_steps = total_steps - warmup > 0 ? total_steps - warmup : 1;
+        sched.decay_start = tr->decay_start > 0 ? tr->decay_start : total_steps - sched.decay_steps;
+    }
+    int checks = cfg->checks_per_epoch > 1 ? cfg->checks_per_epoch : 1;
     uint32_t *order = malloc(n * sizeof *order);
     if (!order) return snprintf(err, err_size, "out of memory"), false;
     double train_seconds = 0, train_cpu = 0, rows_sum = 0;
@@ -499,12 +548,15 @@ static bool train_epochs(Trainer *tr, int first_epoch, TrainReport *rep, FILE *l
                 first_epoch + 1, val, score_only);
     }
     int last_epoch = cfg->stop_after > 0 && cfg->stop_after < cfg->epochs ? cfg->stop_after : cfg->epochs;
-    for (int epoch = first_epoch; epoch < last_epoch; epoch++) {
+    bool decayed = false, failed = false;
+    for (int epoch = first_epoch; epoch < last_epoch && !decayed; epoch++) {
         tr->epoch = epoch;
         memcpy(order, tr->data.train, n * sizeof *order); /* each epoch's order depends on (seed, epoch) only */
         shuffle(order, n, tr->seed, epoch);
         double epoch_cpu = cpu_seconds();
         double epoch_start = now_seconds(), next_progress = epoch_start + cfg->progress_seconds, loss_sum = 0;
+        size_t done = 0;
+        int next_check = 1;
         for (size_t at = 0; at < n; at += batch) {
             tr->batch = order + at;
             tr->batch_count = n - at < batch ? n - at : batch;
@@ -526,9 +578,22 @@ static bool train_epochs(Trainer *tr, int first_epoch, TrainReport *rep, FILE *l
                 rows += tr->rows_touched[t];
             }
             rows_sum += (double)rows, batches++;
+            done = at + tr->batch_count;
+            decayed = sched.decay_steps > 0 && tr->step >= sched.decay_start + sched.decay_steps;
+            if (decayed) break;
+            /* checks inside the epoch; the one at its end follows the loop */
+            if (next_check < checks && done * (size_t)checks >= n * (size_t)next_check && done < n) {
+                next_check++;
+                double val = validation_check(tr, &sched, rep, log, err, err_size, &failed);
+                if (failed) break;
+                if (log) {
+                    fprintf(log, "train: epoch %d %5.1f%%  train loss %.6f  validation loss %.6f  lr %.2e\n", epoch + 1,
+                            100.0 * (double)done / (double)n, loss_sum / (double)done, val, lr);
+                    fflush(log);
+                }
+            }
             double now = now_seconds();
             if (log && cfg->progress_seconds > 0 && now >= next_progress) {
-                size_t done = at + tr->batch_count;
                 fprintf(log, "train: epoch %d %5.1f%%  loss %.6f  lr %.2e  %.0f pos/s\n", epoch + 1,
                         100.0 * (double)done / (double)n, loss_sum / (double)done, lr,
                         (double)done / (now - epoch_start));
@@ -536,38 +601,32 @@ static bool train_epochs(Trainer *tr, int first_epoch, TrainReport *rep, FILE *l
                 next_progress = now + cfg->progress_seconds;
             }
         }
+        if (failed) break;
         double seconds = now_seconds() - epoch_start;
-        train_seconds += seconds, trained += n, train_cpu += cpu_seconds() - epoch_cpu;
-        double train_loss = loss_sum / (double)n;
+        train_seconds += seconds, trained += done, train_cpu += cpu_seconds() - epoch_cpu;
+        double train_loss = loss_sum / (double)done;
         if (rep->first_train_loss < 0) rep->first_train_loss = train_loss;
         rep->last_train_loss = train_loss;
-        run_job(tr, JOB_REFRESH_ALL);
-        double score_only = -1;
-        double val = evaluate_loss(tr, tr->data.holdout, tr->data.holdout_count, &score_only);
-        rep->last_val_loss = val;
-        if (cfg->keep_best && val >= 0 && (rep->best_epoch == 0 || val < rep->best_val_loss)) {
-            if (!tr->best_p) tr->best_p = alloc_state(TM_TOTAL);
-            if (!tr->best_p) {
-                free(order);
-                return snprintf(err, err_size, "out of memory (best weights)"), false;
-            }
-            memcpy(tr->best_p, tr->model.p, TM_TOTAL * sizeof(float));
-            rep->best_val_loss = val, rep->best_epoch = epoch + 1;
-        }
-        rep->score_only_val_loss = score_only;
+        double val = validation_check(tr, &sched, rep, log, err, err_size, &failed);
+        if (failed) break;
         rep->epochs_run++;
         if (log) {
-            fprintf(log, "train: epoch %d/%d  train loss %.6f  validation loss %.6f  lr %.2e  %.0f pos/s  %.1fs\n",
-                    epoch + 1, cfg->epochs, train_loss, val, lr_schedule_at(&sched, tr->step - 1),
-                    (double)n / seconds, seconds);
+            fprintf(log, "train: epoch %d/%d%s  train loss %.6f  validation loss %.6f  lr %.2e  %.0f pos/s  %.1fs\n",
+                    epoch + 1, cfg->epochs, decayed ? " (decay done)" : "", train_loss, val,
+                    lr_schedule_at(&sched, tr->step - 1), (double)done / seconds, seconds);
             fflush(log);
         }
-        if (cfg->checkpoint && !checkpoint_save(tr, cfg->checkpoint, epoch + 1, err, err_size)) {
+        /* a run whose decay has ended is complete: a resume of it trains nothing more */
+        int epochs_done = decayed ? cfg->epochs : epoch + 1;
+        if (cfg->checkpoint && !checkpoint_save(tr, cfg->checkpoint, epochs_done, err, err_size)) {
             free(order);
             return false;
         }
     }
     free(order);
+    if (failed) return false;
+    rep->decay_start_step = sched.decay_steps > 0 ? sched.decay_start : -1;
+    rep->steps = tr->step;
     rep->positions_per_second = train_seconds > 0 ? (double)trained / train_seconds : 0;
     rep->positions_per_cpu_second = train_cpu > 0 ? (double)trained / train_cpu : 0;
     rep->mean_rows_per_batch = batches ? rows_sum / (double)batches : 0;
@@ -577,10 +636,12 @@ static bool train_epochs(Trainer *tr, int first_epoch, TrainReport *rep, FILE *l
 bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, size_t err_size) {
     memset(rep, 0, sizeof *rep);
     rep->last_val_loss = -1;
-    if (!cfg->data || cfg->epochs < 0 || cfg->batch < 1 || cfg->threads < 1 || cfg->threads > TRAIN_MAX_THREADS ||
+    if (!cfg->data || cfg->epochs < 0 || cfg->batch < 1 || cfg->checks_per_epoch < 1 || cfg->plateau < 0 ||
+        !(cfg->decay_epochs > 0) || cfg->threads < 1 || cfg->threads > TRAIN_MAX_THREADS ||
         !(cfg->lr > 0) || cfg->holdout < 0 || cfg->holdout >= 1 || cfg->lambda < 0 || cfg->lambda > 1 || cfg->k < 0)
         return snprintf(err, err_size, "bad settings (need --data, epochs >= 0, batch >= 1, threads 1..%d, lr > 0, "
-                                       "holdout in [0,1), lambda in [0,1])", TRAIN_MAX_THREADS), false;
+                                       "holdout in [0,1), lambda in [0,1], checks per epoch >= 1, plateau >= 0, "
+                                       "decay epochs > 0)", TRAIN_MAX_THREADS), false;
     double start = now_seconds();
     Trainer *tr = calloc(1, sizeof *tr);
     if (!tr) return snprintf(err, err_size, "out of memory"), false;
@@ -624,11 +685,11 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
     }
     rep->k = tr->target.k;
     if (ok && log)
-        fprintf(log, "train: %d epochs, batch %d, lr %.2e -> %.2e, weight decay %.3g (bucketed rows %.3g), lambda %.2f, "
-                     "%d threads, factorizer %s, seed %" PRIu64 "\n",
-                cfg->epochs, cfg->batch, cfg->lr, cfg->lr * cfg->final_lr_ratio, cfg->weight_decay,
-                row_weight_decay(cfg), cfg->lambda,
-                cfg->threads, tr->model.factorizer ? "on" : "off", tr->seed);
+        fprintf(log, "train: %d epochs, batch %d, lr %.2e -> %.2e (%s), weight decay %.3g (bucketed rows %.3g), "
+                     "lambda %.2f, %d threads, factorizer %s, seed %" PRIu64 "\n",
+                cfg->epochs, cfg->batch, cfg->lr, cfg->lr * cfg->final_lr_ratio,
+                cfg->plateau > 0 ? "stable, then a linear decay once validation stalls" : "cosine", cfg->weight_decay,
+                row_weight_decay(cfg), cfg->lambda, cfg->threads, tr->model.factorizer ? "on" : "off", tr->seed);
     if (ok) ok = train_epochs(tr, first_epoch, rep, log, err, err_size);
     if (ok && rep->epochs_run == 0) { /* nothing trained: still report where the model stands */
         run_job(tr, JOB_REFRESH_ALL);
@@ -637,7 +698,7 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
     if (ok && cfg->out && tr->best_p) { /* --keep-best: export the epoch with the lowest validation loss */
         memcpy(tr->model.p, tr->best_p, TM_TOTAL * sizeof(float));
         train_model_refresh_transpose(&tr->model);
-        if (log) fprintf(log, "train: exporting the weights of epoch %d (validation loss %.6f)\n", rep->best_epoch,
+        if (log) fprintf(log, "train: exporting the best check's weights (epoch %d, validation loss %.6f)\n", rep->best_epoch,
                          rep->best_val_loss);
     }
     if (ok && cfg->out) {
@@ -677,7 +738,8 @@ static int usage(void) {
             "usage: squall train --data FILE[,FILE...] --out NET [--epochs E] [--stop-after E] [--batch B] [--lr LR]\n"
             "         [--final-lr-ratio R] [--warmup STEPS] [--wd W] [--row-wd W] [--wdl-lambda L] [--k K | --fit-k]\n"
             "         [--holdout F] [--threads T] [--seed S] [--resume CKPT] [--checkpoint CKPT] [--init NET]\n"
-            "         [--no-factorizer] [--keep-best] [--compare N] [--progress SECONDS]\n");
+            "         [--no-factorizer] [--keep-best] [--checks-per-epoch C] [--plateau N [--decay-epochs D]]\n"
+            "         [--compare N] [--progress SECONDS]\n");
     return 2;
 }
 
@@ -723,6 +785,9 @@ int train_main(int argc, char **argv) {
         }
         else if (!strcmp(a, "--compare")) ok = parse_double(v, 0, 1e9, &x), cfg.compare_positions = (int)x;
         else if (!strcmp(a, "--progress")) ok = parse_double(v, 0, 1e9, &x), cfg.progress_seconds = x;
+        else if (!strcmp(a, "--checks-per-epoch")) ok = parse_double(v, 1, 1000, &x) && x == (int)x, cfg.checks_per_epoch = (int)x;
+        else if (!strcmp(a, "--plateau")) ok = parse_double(v, 1, 1000, &x) && x == (int)x, cfg.plateau = (int)x;
+        else if (!strcmp(a, "--decay-epochs")) ok = parse_double(v, 0.01, 1000, &x), cfg.decay_epochs = x;
         else if (!strcmp(a, "--fit-k")) cfg.k = 0, takes_value = false;
         else if (!strcmp(a, "--no-factorizer")) cfg.factorizer = false, takes_value = false;
         else if (!strcmp(a, "--keep-best")) cfg.keep_best = true, takes_value = false;

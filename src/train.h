@@ -19,6 +19,7 @@
  * them toward zero, so the net stays close to its king-free factorized part unless the data
  * keeps asking for a king-specific correction: a regularizer for small datasets. */
 #define TRAIN_DEFAULT_ROW_WEIGHT_DECAY -1.0f
+#define TRAIN_DEFAULT_DECAY_EPOCHS 0.5  /* --plateau: length of the final decay */
 #define TRAIN_DEFAULT_LAMBDA 0.75f        /* weight of the search score in the target */
 #define TRAIN_DEFAULT_HOLDOUT 0.05
 #define TRAIN_DEFAULT_COMPARE 20000       /* holdout positions for the quantized-vs-float check */
@@ -45,7 +46,12 @@ typedef struct {
     const char *checkpoint;  /* checkpoint written after every epoch */
     const char *init;        /* engine net to start from */
     bool factorizer;
-    bool keep_best;          /* export the epoch with the lowest validation loss, not the last */
+    bool keep_best;          /* export the weights of the lowest validation check, not the last */
+    int checks_per_epoch;    /* validation checks per epoch (>= 1) */
+    int plateau;             /* > 0: stable rate, then a final decay that starts once this many
+                                checks in a row did not improve the validation loss (or when
+                                only the decay is left of the epochs) and ends the run */
+    double decay_epochs;     /* --plateau: length of that decay, in epochs */
     int compare_positions;   /* holdout positions for the quantized check (0: skip) */
     double progress_seconds; /* mid-epoch progress lines (<= 0: none) */
 } TrainConfig;
@@ -55,8 +61,10 @@ typedef struct {
     float k;
     double first_train_loss, last_train_loss; /* mean loss of the first and the last epoch run */
     double last_val_loss;    /* -1 without a holdout */
-    double best_val_loss;    /* with keep_best: the lowest, reached after epoch best_epoch */
+    double best_val_loss;    /* with keep_best: the lowest, reached at the check in best_epoch */
     int best_epoch;
+    int64_t decay_start_step; /* --plateau: where the final decay began; steps run in all */
+    int64_t steps;
     double score_only_val_loss; /* the labels' own score part as a predictor, for reference */
     double positions_per_second;
     double positions_per_cpu_second; /* summed over threads: robust to a busy machine */

@@ -20,6 +20,17 @@ static void *alloc_floats(size_t n) {
 
 static TrainScratch *train_scratch_alloc(void);
 
+/* Oriented square of the own king in bucket b: the bucket formula read backwards (rank from
+ * b / 4, and the orientation puts the king on files e-h, so its file is 7 - b % 4). */
+static uint32_t own_king_square(uint32_t bucket) { return (7 - bucket / 4) * 8 + (7 - bucket % 4); }
+
+uint32_t train_virtual_row(uint32_t feature) {
+    uint32_t plane_sq = feature % NNUE_PLANES, bucket = feature / NNUE_PLANES;
+    if (plane_sq < 640) return plane_sq;
+    uint32_t sq = plane_sq - 640;
+    return sq == own_king_square(bucket) ? plane_sq : TM_ENEMY_KING_ROWS + sq;
+}
+
 bool train_model_alloc(TrainModel *m) {
     memset(m, 0, sizeof *m);
     m->p = alloc_floats(TM_TOTAL);
@@ -71,8 +82,8 @@ void train_model_clip(TrainModel *m) {
     float *p = m->p;
     clamp_range(p + TM_FT_W, (size_t)NNUE_INPUTS * TM_L1, TRAIN_FT_W_MAX);
     clamp_range(p + TM_PSQT_W, NNUE_INPUTS, TRAIN_PSQT_MAX);
-    clamp_range(p + TM_FT_V, (size_t)NNUE_PLANES * TM_L1, TRAIN_FT_W_MAX);
-    clamp_range(p + TM_PSQT_V, NNUE_PLANES, TRAIN_PSQT_MAX);
+    clamp_range(p + TM_FT_V, (size_t)TM_VIRTUAL_ROWS * TM_L1, TRAIN_FT_W_MAX);
+    clamp_range(p + TM_PSQT_V, TM_VIRTUAL_ROWS, TRAIN_PSQT_MAX);
     clamp_range(p + TM_FT_B, TM_L1, TRAIN_FT_B_MAX);
     clamp_range(p + TM_L1_W, (size_t)TM_L2 * 2 * TM_L1, TRAIN_HIDDEN_W_MAX);
     clamp_range(p + TM_L1_B, TM_L2, TRAIN_BIAS_MAX);
@@ -133,28 +144,28 @@ void train_model_init(TrainModel *m, uint64_t seed) {
 }
 
 /* Moves the part of every feature row that all king buckets share into the virtual rows:
- * V = the mean over buckets, W = what each bucket adds. The sum W + V, and so the exported
- * net, is unchanged, but training started from a net now treats the shared part as shared
- * (it learns from every bucket's samples, and --row-wd pulls only the bucket parts to zero,
- * instead of wiping the imported weights). */
+ * V = the mean over the rows it serves, W = what each bucket adds. The sum W + V, and so the
+ * exported net, is unchanged, but training started from a net now treats the shared part as
+ * shared (it learns from every bucket's samples, and --row-wd pulls only the bucket parts to
+ * zero, instead of wiping the imported weights). */
 static void split_shared_rows(TrainModel *m) {
     float *p = m->p;
-    const float inv_buckets = 1.0f / NNUE_KING_BUCKETS;
-    for (int j = 0; j < NNUE_PLANES; j++) {
-        float *v = p + TM_FT_V + (size_t)j * TM_L1;
-        float psqt_sum = 0.0f;
-        for (int b = 0; b < NNUE_KING_BUCKETS; b++) {
-            const float *w = p + TM_FT_W + ((size_t)b * NNUE_PLANES + j) * TM_L1;
-            for (int i = 0; i < TM_L1; i++) v[i] += w[i];
-            psqt_sum += p[TM_PSQT_W + (size_t)b * NNUE_PLANES + j];
-        }
-        for (int i = 0; i < TM_L1; i++) v[i] *= inv_buckets;
-        p[TM_PSQT_V + j] = psqt_sum * inv_buckets;
-        for (int b = 0; b < NNUE_KING_BUCKETS; b++) {
-            float *w = p + TM_FT_W + ((size_t)b * NNUE_PLANES + j) * TM_L1;
-            for (int i = 0; i < TM_L1; i++) w[i] -= v[i];
-            p[TM_PSQT_W + (size_t)b * NNUE_PLANES + j] -= p[TM_PSQT_V + j];
-        }
+    int served[TM_VIRTUAL_ROWS] = {0};
+    for (uint32_t f = 0; f < NNUE_INPUTS; f++) {
+        uint32_t v = train_virtual_row(f);
+        served[v]++;
+        for (int i = 0; i < TM_L1; i++) p[TM_FT_V + (size_t)v * TM_L1 + i] += p[TM_FT_W + (size_t)f * TM_L1 + i];
+        p[TM_PSQT_V + v] += p[TM_PSQT_W + f];
+    }
+    for (uint32_t v = 0; v < TM_VIRTUAL_ROWS; v++) {
+        if (!served[v]) continue; /* the own king never stands on files a-d once oriented */
+        for (int i = 0; i < TM_L1; i++) p[TM_FT_V + (size_t)v * TM_L1 + i] /= (float)served[v];
+        p[TM_PSQT_V + v] /= (float)served[v];
+    }
+    for (uint32_t f = 0; f < NNUE_INPUTS; f++) {
+        uint32_t v = train_virtual_row(f);
+        for (int i = 0; i < TM_L1; i++) p[TM_FT_W + (size_t)f * TM_L1 + i] -= p[TM_FT_V + (size_t)v * TM_L1 + i];
+        p[TM_PSQT_W + f] -= p[TM_PSQT_V + v];
     }
 }
 
@@ -203,10 +214,11 @@ void train_model_to_net(const TrainModel *m, NnueNet *net) {
     const double fold = m->factorizer ? 1.0 : 0.0; /* virtual rows count only when the forward pass uses them */
     for (int f = 0; f < NNUE_INPUTS; f++) {
         const float *w = p + TM_FT_W + (size_t)f * TM_L1;
-        const float *v = p + TM_FT_V + (size_t)(f % NNUE_PLANES) * TM_L1;
+        const uint32_t row = train_virtual_row((uint32_t)f);
+        const float *v = p + TM_FT_V + (size_t)row * TM_L1;
         for (int i = 0; i < TM_L1; i++)
             net->ft_weights[f][i] = (int16_t)round_clamp(((double)w[i] + fold * v[i]) * act, INT16_MIN, INT16_MAX);
-        double ps = (double)p[TM_PSQT_W + f] + fold * p[TM_PSQT_V + f % NNUE_PLANES];
+        double ps = (double)p[TM_PSQT_W + f] + fold * p[TM_PSQT_V + row];
         net->psqt_weights[f] = round_clamp(ps * out_units, -NNUE_MAX_PSQT_WEIGHT, NNUE_MAX_PSQT_WEIGHT);
     }
     for (int i = 0; i < TM_L1; i++) net->ft_biases[i] = (int16_t)round_clamp(p[TM_FT_B + i] * act, INT16_MIN, INT16_MAX);
@@ -233,9 +245,10 @@ static void refresh_row(TrainModel *m, uint32_t f) {
     _Alignas(64) float sum[TM_L1];
     const float *restrict w = m->p + TM_FT_W + (size_t)f * TM_L1;
     if (m->factorizer) {
-        const float *restrict v = m->p + TM_FT_V + (size_t)(f % NNUE_PLANES) * TM_L1;
+        const uint32_t row = train_virtual_row(f);
+        const float *restrict v = m->p + TM_FT_V + (size_t)row * TM_L1;
         for (int i = 0; i < TM_L1; i++) sum[i] = w[i] + v[i];
-        m->eff_psqt[f] = m->p[TM_PSQT_W + f] + m->p[TM_PSQT_V + f % NNUE_PLANES];
+        m->eff_psqt[f] = m->p[TM_PSQT_W + f] + m->p[TM_PSQT_V + row];
     } else {
         memcpy(sum, w, sizeof sum);
         m->eff_psqt[f] = m->p[TM_PSQT_W + f];

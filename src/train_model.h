@@ -1,6 +1,6 @@
 /* The float model the trainer optimizes: the engine's net in float, with a factorizer.
  *
- *   acc_P = ft_b + sum over P's active features f of (W[f] + V[f mod 704])     (256 per side)
+ *   acc_P = ft_b + sum over P's active features f of (W[f] + V[v(f)])          (256 per side)
  *   x0    = clip([acc_stm, acc_other], 0, 1)                                 (512)
  *   x1    = clip(L1 x0 + b1, 0, 1)  (32),  x2 = clip(L2 x1 + b2, 0, 1)  (32)
  *   y     = out . x2 + b_out + (psqt_stm - psqt_other) / 2,  psqt_P = sum (p[f] + q[f mod 704])
@@ -37,6 +37,12 @@
 #define TRAIN_PSQT_MAX 200.0f        /* per row and per virtual row: ~120000 cp, never reached */
 #define TRAIN_BIAS_MAX 1000.0f       /* hidden and output biases: far inside the engine's bias limit */
 
+/* ---- factorizer rows ----
+ * The 10 non-king planes as in a bucket (0..639), the own king's squares (640..703), the
+ * enemy king's squares (704..767): 12 piece planes of 64. */
+#define TM_VIRTUAL_ROWS (NNUE_PLANES + 64)
+#define TM_ENEMY_KING_ROWS NNUE_PLANES
+
 /* ---- parameter layout: one flat float array ---- */
 #define TM_L1 NNUE_L1
 #define TM_L2 NNUE_L2
@@ -44,9 +50,9 @@
 #define TM_FT_W 0                                          /* [NNUE_INPUTS][256], sparse rows */
 #define TM_PSQT_W (TM_FT_W + (size_t)NNUE_INPUTS * TM_L1)  /* [NNUE_INPUTS], sparse */
 #define TM_DENSE (TM_PSQT_W + (size_t)NNUE_INPUTS)          /* everything from here is dense */
-#define TM_FT_V TM_DENSE                                   /* [704][256] factorizer rows */
-#define TM_PSQT_V (TM_FT_V + (size_t)NNUE_PLANES * TM_L1)   /* [704] */
-#define TM_SMALL (TM_PSQT_V + (size_t)NNUE_PLANES)          /* layers that every sample touches */
+#define TM_FT_V TM_DENSE                                   /* [768][256] factorizer rows */
+#define TM_PSQT_V (TM_FT_V + (size_t)TM_VIRTUAL_ROWS * TM_L1) /* [768] */
+#define TM_SMALL (TM_PSQT_V + (size_t)TM_VIRTUAL_ROWS)      /* layers that every sample touches */
 #define TM_FT_B TM_SMALL                                   /* [256] */
 #define TM_L1_W (TM_FT_B + TM_L1)                          /* [32][512] */
 #define TM_L1_B (TM_L1_W + (size_t)TM_L2 * 2 * TM_L1)       /* [32] */
@@ -95,6 +101,11 @@ typedef struct {
     float k;          /* sigmoid scale, centipawns */
     float lambda;     /* weight of the score in the target; 1 - lambda for the result */
 } TrainTarget;
+
+/* The factorizer row of a real feature index (0..TM_VIRTUAL_ROWS-1). A bucket's king plane
+ * holds its own king on exactly one square, the one the bucket stands for; every other king
+ * square in that plane is the enemy king. */
+uint32_t train_virtual_row(uint32_t feature);
 
 bool train_model_alloc(TrainModel *m);
 void train_model_free(TrainModel *m);

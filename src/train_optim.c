@@ -9,11 +9,16 @@
 
 float lr_schedule_at(const LrSchedule *s, int64_t step) {
     double warm = s->warmup_steps > 0 && step < s->warmup_steps ? (double)(step + 1) / (double)s->warmup_steps : 1.0;
+    double lo = s->lr * s->final_ratio;
+    if (s->decay_steps > 0) {
+        double done = (double)(step - s->decay_start) / (double)s->decay_steps;
+        done = done < 0 ? 0 : done > 1 ? 1 : done;
+        return (float)((s->lr - (s->lr - lo) * done) * warm);
+    }
     double span = (double)(s->total_steps - s->warmup_steps);
     double progress = span > 0 ? (double)(step - s->warmup_steps) / span : 1.0;
     if (progress < 0) progress = 0;
     if (progress > 1) progress = 1;
-    double lo = s->lr * s->final_ratio;
     double lr = lo + (s->lr - lo) * 0.5 * (1.0 + cos(3.14159265358979323846 * progress));
     return (float)(lr * warm);
 }

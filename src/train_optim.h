@@ -17,11 +17,15 @@ typedef struct {
     float bias1, bias2;
 } AdamStep;
 
-/* Learning-rate schedule: linear warm-up over warmup_steps, then cosine decay from lr to
- * lr * final_ratio at total_steps. */
+/* Learning-rate schedule: linear warm-up over warmup_steps, then either
+ *   cosine: decay from lr to lr * final_ratio at total_steps, or
+ *   stable-then-decay (decay_steps > 0): lr until decay_start, then a linear decay to
+ *   lr * final_ratio over decay_steps (the trainer moves decay_start earlier when the
+ *   validation loss stops improving, so the rate comes down where the loss bottoms out). */
 typedef struct {
     float lr, final_ratio;
     int64_t warmup_steps, total_steps;
+    int64_t decay_start, decay_steps;
 } LrSchedule;
 
 float lr_schedule_at(const LrSchedule *s, int64_t step);

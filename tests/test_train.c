@@ -16,6 +16,7 @@
 #include "train.h"
 #include "train_data.h"
 #include "train_model.h"
+#include "train_optim.h"
 #include "train_record.h"
 
 /* Stated tolerance of the quantized engine against the float model, in centipawns. */
@@ -315,17 +316,23 @@ TEST(train, init_from_net_moves_the_shared_part_into_virtual_rows) {
     train_model_from_net(&m, net);
     const float *p = m.p;
     double worst_sum = 0, worst_mean = 0;
-    for (int j = 0; j < NNUE_PLANES; j += 37)
-        for (int i = 0; i < NNUE_L1; i += 11) {
-            double sum_w = 0, mean_row = 0;
-            for (int b = 0; b < NNUE_KING_BUCKETS; b++) {
-                sum_w += p[TM_FT_W + ((size_t)b * NNUE_PLANES + j) * TM_L1 + i];
-                mean_row += net->ft_weights[b * NNUE_PLANES + j][i] / (double)TRAIN_ACT_ONE;
+    for (int j = 0; j < NNUE_PLANES; j += 37) /* j >= 640: king squares, two virtual rows each */
+        for (int i = 0; i < NNUE_L1; i += 11)
+            for (uint32_t v = (uint32_t)j; v < TM_VIRTUAL_ROWS; v += 64) {
+                double sum_w = 0, mean_row = 0;
+                int served = 0;
+                for (int b = 0; b < NNUE_KING_BUCKETS; b++) {
+                    uint32_t f = (uint32_t)(b * NNUE_PLANES + j);
+                    if (train_virtual_row(f) != v) continue;
+                    sum_w += p[TM_FT_W + (size_t)f * TM_L1 + i];
+                    mean_row += net->ft_weights[f][i] / (double)TRAIN_ACT_ONE;
+                    served++;
+                }
+                if (!served) continue;
+                mean_row /= served;
+                worst_sum = fmax(worst_sum, fabs(sum_w));
+                worst_mean = fmax(worst_mean, fabs(p[TM_FT_V + (size_t)v * TM_L1 + i] - mean_row));
             }
-            mean_row /= NNUE_KING_BUCKETS;
-            worst_sum = fmax(worst_sum, fabs(sum_w));
-            worst_mean = fmax(worst_mean, fabs(p[TM_FT_V + (size_t)j * TM_L1 + i] - mean_row));
-        }
     CHECK_MSG(worst_sum < 1e-3 && worst_mean < 1e-4, "bucket parts sum to %g, virtual row off the mean by %g", worst_sum,
               worst_mean);
     CHECK(fabsf(p[TM_PSQT_V + 5] - (5 * 3 - 1000 + 15.5f) / (TRAIN_OUTPUT_DIVISOR * TRAIN_OUTPUT_SCALE)) < 1e-4f);
@@ -335,4 +342,136 @@ TEST(train, init_from_net_moves_the_shared_part_into_virtual_rows) {
 done:
     train_model_free(&m);
     free(net), free(back);
+}
+
+/* The factorizer's king rows: in each bucket, the king square the bucket stands for is the own
+ * king (one row per square, 640..703); every other square of that plane is the enemy king
+ * (704..767). Checked against the engine's feature index for every king square and side. */
+TEST(train, virtual_rows_keep_own_and_enemy_king_apart) {
+    int bad = 0;
+    for (int persp = WHITE; persp <= BLACK; persp++)
+        for (int ksq = 0; ksq < 64; ksq++) {
+            int own_king = make_piece(persp, KING), enemy_king = make_piece(!persp, KING);
+            uint32_t own = (uint32_t)nnue_feature_index(persp, ksq, own_king, ksq);
+            uint32_t v_own = train_virtual_row(own);
+            bad += v_own != own % NNUE_PLANES || v_own < 640 || v_own >= TM_ENEMY_KING_ROWS;
+            for (int esq = 0; esq < 64; esq++) {
+                if (esq == ksq) continue;
+                uint32_t enemy = (uint32_t)nnue_feature_index(persp, esq, enemy_king, ksq);
+                uint32_t v = train_virtual_row(enemy);
+                bad += v != TM_ENEMY_KING_ROWS + (enemy % NNUE_PLANES - 640) || v >= TM_VIRTUAL_ROWS;
+                uint32_t knight = (uint32_t)nnue_feature_index(persp, esq, make_piece(!persp, KNIGHT), ksq);
+                bad += train_virtual_row(knight) != knight % NNUE_PLANES;
+            }
+        }
+    CHECK_EQ_U64(bad, 0);
+}
+
+/* Clipped accumulator activations of both perspectives of pos under the current net. */
+static void clipped_accumulators(const Position *pos, int out[2][NNUE_L1]) {
+    const NnueNet *net = nnue_current_net();
+    for (int persp = WHITE; persp <= BLACK; persp++) {
+        int idx[NNUE_MAX_ACTIVE], n = nnue_active_features(pos, persp, idx);
+        for (int i = 0; i < NNUE_L1; i++) {
+            int sum = net->ft_biases[i];
+            for (int k = 0; k < n; k++) sum += net->ft_weights[idx[k]][i];
+            sum >>= net->acc_shift;
+            out[persp][i] = sum < 0 ? 0 : sum > 127 ? 127 : sum;
+        }
+    }
+}
+
+/* Positions that differ only in whose king stands where, with different labels. With the
+ * bucket rows held at zero (--row-wd) only the factorized part of the feature rows can learn;
+ * it must give the two positions different accumulators, or the hidden layers cannot tell
+ * them apart. A factorizer that shares one row between "my king on s" and "the enemy king on
+ * s" gives both exactly the same accumulators (the shipped gen3 net shows it). */
+TEST(train, exported_net_tells_whose_king_is_whose) {
+    static const char *pairs[][2] = {
+        {"8/8/4k3/8/4K3/4P3/8/8 w - - 0 1", "8/8/4K3/8/4k3/4P3/8/8 w - - 0 1"},
+        {"8/8/8/2k5/8/2K5/2P5/8 w - - 0 1", "8/8/8/2K5/8/2k5/2P5/8 w - - 0 1"},
+        {"8/8/5k2/8/5K2/5P2/8/8 w - - 0 1", "8/8/5K2/8/5k2/5P2/8/8 w - - 0 1"},
+        {"8/8/3k4/8/3K4/3P4/8/8 w - - 0 1", "8/8/3K4/8/3k4/3P4/8/8 w - - 0 1"},
+    };
+    char data[128], out[128], err[256];
+    temp_path(data, sizeof data, "kings-data");
+    temp_path(out, sizeof out, "kings-net");
+    FILE *f = fopen(data, "wb");
+    Position *pos = malloc(sizeof *pos);
+    CHECK(f && pos);
+    if (!f || !pos) return;
+    pos->accumulator = NULL;
+    uint32_t game = 0;
+    for (int copy = 0; copy < 64; copy++)
+        for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+            for (int k = 0; k < 2; k++) {
+                CHECK(pos_set_fen(pos, pairs[i][k], NULL, 0));
+                Record rec;
+                record_encode(&rec, pos, k == 0 ? 400 : 0, 10, game++, k == 0 ? RESULT_WHITE_WIN : RESULT_DRAW);
+                fwrite(&rec, sizeof rec, 1, f);
+            }
+    fclose(f);
+    TrainConfig cfg;
+    train_config_defaults(&cfg);
+    cfg.data = data, cfg.out = out;
+    cfg.epochs = 30, cfg.batch = 64, cfg.lr = 2e-3f, cfg.warmup_steps = 0, cfg.threads = 2;
+    cfg.holdout = 0, cfg.k = 200, cfg.lambda = 1.0f, cfg.progress_seconds = 0, cfg.compare_positions = 0;
+    cfg.row_weight_decay = 1.0f / cfg.lr;
+    TrainReport rep;
+    CHECK_MSG(train_run(&cfg, &rep, NULL, err, sizeof err), "%s", err);
+    CHECK_MSG(nnue_load_file(out, err, sizeof err), "%s", err);
+    long worst = 1L << 40;
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        static int acc[2][2][NNUE_L1];
+        for (int k = 0; k < 2; k++) {
+            CHECK(pos_set_fen(pos, pairs[i][k], NULL, 0));
+            clipped_accumulators(pos, acc[k]);
+        }
+        long distance = 0;
+        for (int persp = 0; persp < 2; persp++)
+            for (int l = 0; l < NNUE_L1; l++) distance += labs((long)acc[0][persp][l] - acc[1][persp][l]);
+        if (distance < worst) worst = distance;
+    }
+    /* 512 lanes of 0..127: a few units per lane on average is a clear difference */
+    CHECK_MSG(worst > 1000, "smallest accumulator distance between a position and its king-swapped twin: %ld", worst);
+    printf("    smallest accumulator L1 distance between king-swapped twins: %ld\n", worst);
+    free(pos);
+    nnue_unload();
+    remove(data), remove(out);
+}
+
+/* The stable-then-decay schedule: the rate stays at its peak after warm-up, falls linearly to
+ * the final share over the decay, and stays there. */
+TEST(train, stable_then_decay_schedule_shape) {
+    LrSchedule s = {1e-3f, 0.1f, 10, 1000, 500, 100};
+    CHECK(fabsf(lr_schedule_at(&s, 4) - 5e-4f) < 1e-9f);
+    CHECK(fabsf(lr_schedule_at(&s, 200) - 1e-3f) < 1e-9f);
+    CHECK(fabsf(lr_schedule_at(&s, 499) - 1e-3f) < 1e-9f);
+    CHECK(fabsf(lr_schedule_at(&s, 550) - 5.5e-4f) < 1e-8f);
+    CHECK(fabsf(lr_schedule_at(&s, 600) - 1e-4f) < 1e-9f);
+    CHECK(fabsf(lr_schedule_at(&s, 900) - 1e-4f) < 1e-9f);
+}
+
+/* --plateau: on a small set the validation loss stops improving long before 40 epochs; the
+ * final decay then starts at that check and the run ends when it is done, so the exported
+ * weights are those of a fully decayed rate. */
+TEST(train, plateau_starts_the_final_decay_early_and_ends_the_run) {
+    char out[128], err[256];
+    temp_path(out, sizeof out, "plateau");
+    TrainConfig cfg;
+    small_config(&cfg, out);
+    cfg.epochs = 40, cfg.checks_per_epoch = 2, cfg.plateau = 2, cfg.decay_epochs = 1.0;
+    cfg.compare_positions = 0;
+    TrainReport rep;
+    CHECK_MSG(train_run(&cfg, &rep, NULL, err, sizeof err), "%s", err);
+    TrainData data;
+    CHECK(train_data_load(&data, cfg.data, cfg.holdout, err, sizeof err));
+    int64_t per_epoch = (int64_t)((data.train_count + (size_t)cfg.batch - 1) / (size_t)cfg.batch);
+    train_data_free(&data);
+    CHECK_MSG(rep.decay_start_step > 0 && rep.decay_start_step < per_epoch * (cfg.epochs - 1),
+              "decay started at step %lld of %lld", (long long)rep.decay_start_step, (long long)(per_epoch * cfg.epochs));
+    CHECK_EQ_U64(rep.steps, rep.decay_start_step + per_epoch);
+    CHECK(rep.epochs_run < cfg.epochs);
+    nnue_unload();
+    remove(out);
 }
