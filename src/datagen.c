@@ -16,6 +16,7 @@
 #include "nnue.h"
 #include "options.h"
 #include "search.h"
+#include "sha256.h"
 #include "threads.h"
 #include "train_record.h"
 
@@ -282,6 +283,51 @@ void datagen_config_defaults(DatagenConfig *cfg) {
     cfg->progress_seconds = DATAGEN_PROGRESS_SECONDS;
 }
 
+#ifndef SQUALL_VERSION
+#define SQUALL_VERSION "unknown"
+#endif
+
+void datagen_describe_evaluator(char *out, size_t size) {
+    if (!evaluate_uses_nnue()) {
+        snprintf(out, size, "classical");
+        return;
+    }
+    uint8_t *image = malloc(NNUE_FILE_SIZE);
+    char hex[65] = "unknown";
+    if (image) {
+        nnue_net_write(nnue_current_net(), image); /* the same bytes as the net's file */
+        sha256_hex(image, NNUE_FILE_SIZE, hex);
+        free(image);
+    }
+    int at = snprintf(out, size, "nnue net=%s name=", hex);
+    for (const char *c = nnue_net_name(); at >= 0 && (size_t)at + 1 < size && *c; c++) /* one token: no blanks */
+        out[at++] = *c == ' ' || *c == '\t' || *c == '=' ? '_' : *c;
+    if (at >= 0 && (size_t)at < size) out[at] = '\0';
+}
+
+static void utc_text(time_t t, char out[32]) {
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+bool datagen_write_manifest(const DatagenConfig *cfg, const DatagenStats *stats, time_t started, const char *status) {
+    char path[4096], tmp[4112], start_text[32], now_text[32];
+    if (snprintf(path, sizeof path, "%s.manifest", cfg->out_path) >= (int)sizeof path) return false;
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    utc_text(started, start_text);
+    utc_text(time(NULL), now_text);
+    FILE *f = fopen(tmp, "w");
+    if (!f) return false;
+    fprintf(f, "file=%s generator=squall-%s eval=%s nodes=%" PRIu64 " seed=%" PRIu64 " random_plies=%d threads=%d "
+               "positions=%" PRIu64 " games=%" PRIu64 " started=%s updated=%s status=%s\n",
+            strrchr(cfg->out_path, '/') ? strrchr(cfg->out_path, '/') + 1 : cfg->out_path, SQUALL_VERSION,
+            cfg->evaluator ? cfg->evaluator : "unknown", cfg->nodes, cfg->seed, cfg->random_plies, cfg->threads,
+            stats->positions, stats->games, start_text, now_text, status);
+    bool ok = fclose(f) == 0;
+    return ok && rename(tmp, path) == 0;
+}
+
 static void print_progress(FILE *log, const DatagenStats *t, double seconds, bool final) {
     if (!log) return;
     double s = seconds > 1e-9 ? seconds : 1e-9;
@@ -307,6 +353,8 @@ bool datagen_run(const DatagenConfig *cfg, DatagenStats *stats, FILE *log, char 
     pthread_mutex_init(&sh.lock, NULL);
     pthread_t *tids = calloc((size_t)cfg->threads, sizeof *tids);
     double start = now_seconds();
+    time_t start_time = time(NULL);
+    if (cfg->manifest) datagen_write_manifest(cfg, &sh.total, start_time, "running");
     int started = 0;
     for (int i = 0; tids && i < cfg->threads; i++) {
         pthread_mutex_lock(&sh.lock);
@@ -339,6 +387,7 @@ bool datagen_run(const DatagenConfig *cfg, DatagenStats *stats, FILE *log, char 
         double now = now_seconds();
         if (cfg->progress_seconds > 0 && now >= next_report) {
             print_progress(log, &snapshot, now - start, false);
+            if (cfg->manifest) datagen_write_manifest(cfg, &snapshot, start_time, "running");
             next_report = now + cfg->progress_seconds;
         }
     }
@@ -353,6 +402,8 @@ bool datagen_run(const DatagenConfig *cfg, DatagenStats *stats, FILE *log, char 
     pthread_mutex_destroy(&sh.lock);
     sh.total.seconds = now_seconds() - start;
     if (stats) *stats = sh.total;
+    if (cfg->manifest && !datagen_write_manifest(cfg, &sh.total, start_time, sh.failed ? "failed" : "done") && !sh.failed)
+        sh.failed = true, snprintf(sh.error, sizeof sh.error, "cannot write '%s.manifest'", cfg->out_path);
     if (sh.failed) {
         snprintf(err, err_size, "%s", sh.error);
         return false;
@@ -478,6 +529,9 @@ int datagen_main(int argc, char **argv) {
         fprintf(stderr, "datagen: --eval nnue needs a net (none embedded; give --evalfile)\n");
         return 2;
     }
+    char evaluator[160];
+    datagen_describe_evaluator(evaluator, sizeof evaluator);
+    cfg.evaluator = evaluator, cfg.manifest = true;
     fprintf(stderr, "datagen: %s evaluation%s%s, %d threads, %" PRIu64 " nodes/move, seed %" PRIu64 ", writing %s\n",
             evaluate_name(), evaluate_uses_nnue() ? " with net " : "", evaluate_uses_nnue() ? nnue_net_name() : "",
             cfg.threads, cfg.nodes, cfg.seed, cfg.out_path);

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 /* Tunables of the generator, all in one place. */
 #define DATAGEN_DEFAULT_NODES 5000
@@ -38,6 +39,8 @@ typedef struct {
     int random_plies;
     int hash_mb;          /* per worker */
     double progress_seconds; /* <= 0: no progress lines */
+    const char *evaluator;   /* for the manifest: "classical", or "nnue net=<sha256> name=<file>" */
+    bool manifest;           /* keep OUT.manifest current (see datagen_write_manifest) */
 } DatagenConfig;
 
 typedef struct {
@@ -50,6 +53,14 @@ typedef struct {
 } DatagenStats;
 
 void datagen_config_defaults(DatagenConfig *cfg);
+/* The pool's record of one data file: OUT.manifest, one line of key=value fields (generator
+ * version, evaluator and net sha256, nodes, seed, opening plies, threads, positions, games,
+ * start and update times, status running|done|failed), rewritten at every progress line and at
+ * the end, so a later run knows what each file of the pool holds even if this one was killed. */
+bool datagen_write_manifest(const DatagenConfig *cfg, const DatagenStats *stats, time_t started, const char *status);
+/* "nnue net=<sha256 of the current net> name=<its name>" or "classical": what the evaluator
+ * selected now would put into a manifest. */
+void datagen_describe_evaluator(char *out, size_t size);
 /* Runs the generator with the evaluator currently selected (engine_options.eval_mode and the
  * loaded net). Returns false with a reason in err on bad settings or I/O errors. */
 bool datagen_run(const DatagenConfig *cfg, DatagenStats *stats, FILE *log, char *err, size_t err_size);

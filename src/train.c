@@ -648,7 +648,7 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
     tr->cfg = cfg;
     tr->threads = cfg->threads;
     tr->seed = cfg->seed;
-    bool ok = train_data_load(&tr->data, cfg->data, cfg->holdout, err, err_size);
+    bool ok = train_data_load(&tr->data, cfg->data, cfg->holdout, log, err, err_size);
     if (ok && tr->data.train_count == 0) ok = false, snprintf(err, err_size, "the training split is empty");
     if (ok) {
         tr->adam_m = alloc_state(TM_TOTAL);

@@ -1,10 +1,12 @@
 /* Record files into memory, the holdout split by game, records into model samples. */
 #include "train_data.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static uint64_t mix64(uint64_t z) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
@@ -12,8 +14,19 @@ static uint64_t mix64(uint64_t z) {
     return z ^ (z >> 31);
 }
 
-/* Appends one file's decodable records to data->records. */
-static bool load_file(TrainData *data, const char *path, size_t *capacity, char *err, size_t err_size) {
+/* Salt of the --data PATH@WEIGHT subsample, apart from the holdout split's. */
+#define TRAIN_WEIGHT_SALT 0x5745494748543031ULL /* "WEIGHT01" */
+
+static uint64_t fraction_threshold(double fraction) {
+    return fraction >= 1.0 ? UINT64_MAX : (uint64_t)(fraction * 18446744073709551616.0);
+}
+
+/* Appends one file's decodable records to data->records; with weight < 1 only that share of
+ * its games (chosen by a hash of the file number and the game id, so whole games). */
+static bool load_file(TrainData *data, const char *path, double weight, size_t *capacity, char *err, size_t err_size) {
+    struct stat st;
+    if (stat(path, &st) != 0) return snprintf(err, err_size, "cannot open '%s': %s", path, strerror(errno)), false;
+    if (!S_ISREG(st.st_mode)) return snprintf(err, err_size, "'%s' is not a regular file", path), false;
     FILE *f = fopen(path, "rb");
     if (!f) return snprintf(err, err_size, "cannot open '%s': %s", path, strerror(errno)), false;
     if (fseek(f, 0, SEEK_END) != 0) {
@@ -49,22 +62,82 @@ static bool load_file(TrainData *data, const char *path, size_t *capacity, char 
     size_t got = fread(dst, RECORD_SIZE, n, f);
     fclose(f);
     if (got != n) return snprintf(err, err_size, "short read from '%s'", path), false;
-    /* drop records that do not decode, keep the rest in file order */
+    /* drop records that do not decode (and games outside the weight), keep the rest in file order */
     size_t kept = 0;
     RecordPosition rp;
+    uint64_t keep_below = fraction_threshold(weight);
     for (size_t i = 0; i < n; i++) {
         if (!record_decode(&dst[i], &rp)) {
             data->rejected++;
             continue;
         }
+        if (weight < 1.0 && mix64(TRAIN_WEIGHT_SALT ^ ((uint64_t)data->files << 32 | record_game(&dst[i]))) >= keep_below)
+            continue;
         dst[kept++] = dst[i];
     }
     data->count += kept;
+    char manifest[4096 + 16];
+    snprintf(manifest, sizeof manifest, "%s.manifest", path);
+    FILE *m = fopen(manifest, "r");
+    char line[1024] = "";
+    if (m) {
+        if (!fgets(line, sizeof line, m)) line[0] = '\0';
+        line[strcspn(line, "\n")] = '\0';
+        fclose(m);
+    }
+    if (data->log)
+        fprintf(data->log, "train: %s: %zu positions (weight %.2f)%s%s\n", path, kept, weight, line[0] ? "; " : "",
+                line[0] ? line : "");
     return true;
 }
 
-bool train_data_load(TrainData *data, const char *file_list, double holdout_fraction, char *err, size_t err_size) {
+static int compare_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* A --data entry: a record file, or a directory whose *.bin files are all loaded (in name
+ * order, so the split and the subsample do not depend on the directory's listing order). */
+static bool load_entry(TrainData *data, const char *path, double weight, size_t *capacity, size_t **file_end,
+                       char *err, size_t err_size) {
+    struct stat st;
+    if (stat(path, &st) != 0) return snprintf(err, err_size, "cannot open '%s': %s", path, strerror(errno)), false;
+    char **names = NULL;
+    size_t count = 0;
+    if (S_ISDIR(st.st_mode)) {
+        DIR *dir = opendir(path);
+        if (!dir) return snprintf(err, err_size, "cannot read directory '%s': %s", path, strerror(errno)), false;
+        for (struct dirent *e; (e = readdir(dir));) {
+            size_t len = strlen(e->d_name);
+            if (len < 5 || strcmp(e->d_name + len - 4, ".bin")) continue;
+            char **grown = realloc(names, (count + 1) * sizeof *names);
+            size_t need = strlen(path) + len + 2;
+            char *full = malloc(need);
+            if (!grown || !full) {
+                free(full), free(grown ? grown : names), closedir(dir);
+                return snprintf(err, err_size, "out of memory"), false;
+            }
+            names = grown;
+            snprintf(full, need, "%s/%s", path, e->d_name);
+            names[count++] = full;
+        }
+        closedir(dir);
+        if (!count) return snprintf(err, err_size, "directory '%s' holds no .bin record files", path), false;
+        qsort(names, count, sizeof *names, compare_names);
+    }
+    bool ok = true;
+    for (size_t i = 0; i < (count ? count : 1) && ok; i++) {
+        ok = load_file(data, count ? names[i] : path, weight, capacity, err, err_size);
+        size_t *grown = realloc(*file_end, (size_t)(data->files + 1) * sizeof *grown);
+        if (!grown) ok = false, snprintf(err, err_size, "out of memory");
+        else *file_end = grown, (*file_end)[data->files++] = data->count;
+    }
+    for (size_t i = 0; i < count; i++) free(names[i]);
+    free(names);
+    return ok;
+}
+
+bool train_data_load(TrainData *data, const char *file_list, double holdout_fraction, FILE *log, char *err,
+                     size_t err_size) {
     memset(data, 0, sizeof *data);
+    data->log = log;
     size_t capacity = 0;
     size_t *file_end = NULL; /* record count after each file, for the per-file game keys */
     char *list = strdup(file_list ? file_list : "");
@@ -73,10 +146,18 @@ bool train_data_load(TrainData *data, const char *file_list, double holdout_frac
     char *save = NULL;
     for (char *path = strtok_r(list, ",", &save); path && ok; path = strtok_r(NULL, ",", &save)) {
         if (!*path) continue;
-        ok = load_file(data, path, &capacity, err, err_size);
-        size_t *grown = realloc(file_end, (size_t)(data->files + 1) * sizeof *grown);
-        if (!grown) ok = false, snprintf(err, err_size, "out of memory");
-        else file_end = grown, file_end[data->files++] = data->count;
+        double weight = 1.0;
+        char *at = strrchr(path, '@');
+        if (at) {
+            char *end;
+            weight = strtod(at + 1, &end);
+            if (end == at + 1 || *end || !(weight > 0 && weight <= 1)) {
+                ok = false, snprintf(err, err_size, "bad weight in '%s' (PATH@W takes 0 < W <= 1)", path);
+                break;
+            }
+            *at = '\0';
+        }
+        ok = load_entry(data, path, weight, &capacity, &file_end, err, err_size);
     }
     free(list);
     if (ok && data->count == 0) ok = false, snprintf(err, err_size, "no usable records in '%s'", file_list);
@@ -87,8 +168,7 @@ bool train_data_load(TrainData *data, const char *file_list, double holdout_frac
     }
     if (ok) {
         /* by game: every position of a game lands on the same side of the split */
-        uint64_t threshold = (uint64_t)(holdout_fraction * 18446744073709551616.0);
-        if (holdout_fraction >= 1.0) threshold = UINT64_MAX;
+        uint64_t threshold = fraction_threshold(holdout_fraction);
         int file = 0;
         uint32_t prev_game = UINT32_MAX;
         int prev_file = -1;

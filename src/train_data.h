@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "nnue_features.h"
 #include "train_record.h"
@@ -25,6 +26,7 @@ typedef struct {
     uint32_t *holdout;
     size_t holdout_count;
     size_t train_games, holdout_games;
+    FILE *log;               /* a line per file loaded (positions, weight, manifest), or NULL */
 } TrainData;
 
 /* One position as the model sees it. feat[0] is the side to move's perspective (the half that
@@ -37,9 +39,13 @@ typedef struct {
     float result;    /* 1 win, 0.5 draw, 0 loss, side to move */
 } TrainSample;
 
-/* Loads a comma-separated list of record files and splits them: a game goes to the holdout when
- * a hash of (file number, game id) falls below holdout_fraction. false with a reason on error. */
-bool train_data_load(TrainData *data, const char *file_list, double holdout_fraction, char *err, size_t err_size);
+/* Loads a comma-separated list of entries and splits them: a game goes to the holdout when a
+ * hash of (file number, game id) falls below holdout_fraction. An entry is a record file or a
+ * directory (its *.bin files, in name order: a data pool), optionally with @W (0 < W <= 1) to
+ * keep only that share of its games, e.g. to weight an old generation down. Each file's
+ * manifest line (FILE.manifest, written by datagen) goes to log. false with a reason on error. */
+bool train_data_load(TrainData *data, const char *file_list, double holdout_fraction, FILE *log, char *err,
+                     size_t err_size);
 void train_data_free(TrainData *data);
 
 /* Fills s from a record; false if the record does not decode. */

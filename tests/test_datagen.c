@@ -10,6 +10,7 @@
 #include "nnue.h"
 #include "options.h"
 #include "search.h"
+#include "sha256.h"
 #include "threads.h"
 #include "test.h"
 #include "train_record.h"
@@ -212,4 +213,45 @@ TEST(datagen, record_codec_edge_cases) {
     RecordPosition rp;
     CHECK(!record_decode(&bad, &rp));
     free(pos);
+}
+
+/* Published SHA-256 test vectors (FIPS 180-4 examples): empty, one block, two blocks. */
+TEST(datagen, sha256_known_vectors) {
+    char hex[65];
+    sha256_hex("", 0, hex);
+    CHECK_MSG(!strcmp(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"), "got %s", hex);
+    sha256_hex("abc", 3, hex);
+    CHECK_MSG(!strcmp(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"), "got %s", hex);
+    const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    sha256_hex(two, strlen(two), hex);
+    CHECK_MSG(!strcmp(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"), "got %s", hex);
+}
+
+/* The manifest beside a data file names its evaluator, limits and counts, and says done. */
+TEST(datagen, manifest_describes_the_finished_file) {
+    char path[128], manifest[160];
+    temp_path(path, sizeof path, "manifest");
+    snprintf(manifest, sizeof manifest, "%s.manifest", path);
+    search_init();
+    engine_options.eval_mode = EVAL_MODE_CLASSICAL;
+    DatagenConfig cfg;
+    datagen_config_defaults(&cfg);
+    cfg.out_path = path, cfg.games = 2, cfg.threads = 1, cfg.nodes = 300, cfg.seed = 77, cfg.progress_seconds = 0;
+    cfg.hash_mb = 2, cfg.manifest = true;
+    char evaluator[160], err[256];
+    datagen_describe_evaluator(evaluator, sizeof evaluator);
+    CHECK_MSG(!strcmp(evaluator, "classical"), "got %s", evaluator);
+    cfg.evaluator = evaluator;
+    DatagenStats st;
+    CHECK_MSG(datagen_run(&cfg, &st, NULL, err, sizeof err), "%s", err);
+    size_t size = 0;
+    char *text = (char *)read_file(manifest, &size);
+    CHECK(text != NULL);
+    if (!text) return;
+    char expect[128];
+    snprintf(expect, sizeof expect, " positions=%llu games=2 ", (unsigned long long)st.positions);
+    CHECK_MSG(strstr(text, " eval=classical nodes=300 seed=77 ") && strstr(text, expect) && strstr(text, "status=done\n"),
+              "manifest: %.*s", (int)size, text);
+    free(text);
+    remove(path), remove(manifest);
 }

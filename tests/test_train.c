@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "board.h"
@@ -81,7 +82,7 @@ static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(co
 TEST(train, features_match_the_engine_listing) {
     TrainData data;
     char err[256];
-    CHECK(train_data_load(&data, test_data(), 0.0, err, sizeof err));
+    CHECK(train_data_load(&data, test_data(), 0.0, NULL, err, sizeof err));
     Position *pos = malloc(sizeof *pos);
     pos->accumulator = NULL;
     for (size_t i = 0; i < data.count; i += 7) {
@@ -109,7 +110,7 @@ TEST(train, features_match_the_engine_listing) {
 TEST(train, holdout_is_split_by_game) {
     TrainData data;
     char err[256];
-    CHECK(train_data_load(&data, test_data(), 0.3, err, sizeof err));
+    CHECK(train_data_load(&data, test_data(), 0.3, NULL, err, sizeof err));
     CHECK(data.train_count + data.holdout_count == data.count);
     CHECK(data.holdout_count > 0 && data.train_count > 0);
     for (size_t i = 0; i < data.holdout_count; i++)
@@ -146,7 +147,7 @@ TEST(train, training_lowers_loss_and_export_matches_float) {
     Position *pos = malloc(sizeof *pos);
     pos->accumulator = NULL;
     TrainData data;
-    CHECK(train_data_load(&data, test_data(), 0.0, err, sizeof err));
+    CHECK(train_data_load(&data, test_data(), 0.0, NULL, err, sizeof err));
     int evals[2][64];
     for (int round = 0; round < 2; round++) {
         CHECK_MSG(nnue_load_file(out, err, sizeof err), "%s", err);
@@ -465,7 +466,7 @@ TEST(train, plateau_starts_the_final_decay_early_and_ends_the_run) {
     TrainReport rep;
     CHECK_MSG(train_run(&cfg, &rep, NULL, err, sizeof err), "%s", err);
     TrainData data;
-    CHECK(train_data_load(&data, cfg.data, cfg.holdout, err, sizeof err));
+    CHECK(train_data_load(&data, cfg.data, cfg.holdout, NULL, err, sizeof err));
     int64_t per_epoch = (int64_t)((data.train_count + (size_t)cfg.batch - 1) / (size_t)cfg.batch);
     train_data_free(&data);
     CHECK_MSG(rep.decay_start_step > 0 && rep.decay_start_step < per_epoch * (cfg.epochs - 1),
@@ -474,4 +475,37 @@ TEST(train, plateau_starts_the_final_decay_early_and_ends_the_run) {
     CHECK(rep.epochs_run < cfg.epochs);
     nnue_unload();
     remove(out);
+}
+
+/* A data pool: --data DIR loads every .bin file in it, and PATH@W keeps about that share of a
+ * file's games, whole games only. */
+TEST(train, data_pool_directory_and_weights) {
+    char dir[128], file[160], err[256];
+    temp_path(dir, sizeof dir, "pool");
+    mkdir(dir, 0755);
+    snprintf(file, sizeof file, "%s/a.bin", dir);
+    size_t size = 0;
+    unsigned char *bytes = read_file(test_data(), &size);
+    FILE *f = fopen(file, "wb");
+    CHECK(bytes && f);
+    if (!bytes || !f) return;
+    fwrite(bytes, 1, size, f);
+    fclose(f);
+    free(bytes);
+    TrainData whole, pool, half;
+    CHECK(train_data_load(&whole, test_data(), 0.0, NULL, err, sizeof err));
+    CHECK_MSG(train_data_load(&pool, dir, 0.0, NULL, err, sizeof err), "%s", err);
+    CHECK_EQ_U64(pool.count, whole.count);
+    char weighted[200];
+    snprintf(weighted, sizeof weighted, "%s@0.5", test_data());
+    CHECK_MSG(train_data_load(&half, weighted, 0.0, NULL, err, sizeof err), "%s", err);
+    CHECK_MSG(half.train_games > 0 && half.train_games < whole.train_games && half.count < whole.count,
+              "%zu of %zu games kept", half.train_games, whole.train_games);
+    train_data_free(&whole), train_data_free(&pool), train_data_free(&half);
+    TrainData bad;
+    snprintf(weighted, sizeof weighted, "%s@1.5", test_data());
+    CHECK(!train_data_load(&bad, weighted, 0.0, NULL, err, sizeof err) && strstr(err, "weight"));
+    remove(file);
+    CHECK(!train_data_load(&bad, dir, 0.0, NULL, err, sizeof err) && strstr(err, "no .bin"));
+    rmdir(dir);
 }
