@@ -3,11 +3,13 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "board.h"
@@ -415,6 +417,15 @@ bool datagen_run(const DatagenConfig *cfg, DatagenStats *stats, FILE *log, char 
 /* ---------------- inspection ---------------- */
 
 int datagen_dump(const char *path, uint64_t limit, FILE *out) {
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        fprintf(stderr, "datagen: cannot open '%s': %s\n", path, strerror(errno));
+        return 1;
+    }
+    if (!S_ISREG(st.st_mode)) { /* a device or FIFO never ends, a directory has no records */
+        fprintf(stderr, "datagen: '%s' is not a regular file\n", path);
+        return 1;
+    }
     FILE *f = fopen(path, "rb");
     if (!f) {
         fprintf(stderr, "datagen: cannot open '%s': %s\n", path, strerror(errno));
@@ -442,11 +453,15 @@ int datagen_dump(const char *path, uint64_t limit, FILE *out) {
         n++;
     }
     fclose(f);
+    long long trailing = (long long)(st.st_size % RECORD_SIZE);
+    if (trailing)
+        fprintf(stderr, "datagen: '%s' ends in %lld bytes that are not a whole record (a run stopped mid-write?)\n",
+                path, trailing);
     fprintf(out, "%" PRIu64 " positions (%" PRIu64 " unreadable) in %" PRIu64 " games, %.1f per game; results "
                  "1-0 %" PRIu64 ", draw %" PRIu64 ", 0-1 %" PRIu64 "; mean |score| %.0f cp\n",
             n, bad, games, games ? (double)n / (double)games : 0.0, results[RESULT_WHITE_WIN], results[RESULT_DRAW],
             results[RESULT_BLACK_WIN], n ? abs_score / (double)n : 0.0);
-    return bad ? 1 : 0;
+    return bad || trailing ? 1 : 0;
 }
 
 /* ---------------- command line ---------------- */
@@ -498,7 +513,7 @@ int datagen_main(int argc, char **argv) {
         else if (!strcmp(a, "--progress")) {
             char *end;
             cfg.progress_seconds = ok ? strtod(v, &end) : 0;
-            ok = ok && !*end;
+            ok = ok && *v && !*end && isfinite(cfg.progress_seconds) && cfg.progress_seconds >= 0;
         } else {
             fprintf(stderr, "datagen: unknown argument '%s'\n", a);
             return usage();

@@ -18,7 +18,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "board.h"
 #include "nnue.h"
@@ -492,6 +494,13 @@ static void shuffle(uint32_t *order, size_t n, uint64_t seed, int epoch) {
     }
 }
 
+/* A validation loss for the log: "n/a" when there is no holdout to measure it on. */
+static const char *loss_text(double loss, char buf[32]) {
+    if (loss < 0) return "n/a (no holdout)";
+    snprintf(buf, 32, "%.6f", loss);
+    return buf;
+}
+
 /* One validation check: keeps the best weights (--keep-best) and, with --plateau, starts the
  * final decay once the loss has stopped improving. Returns the validation loss. */
 static double validation_check(Trainer *tr, LrSchedule *sched, TrainReport *rep, FILE *log, char *err, size_t err_size,
@@ -587,8 +596,9 @@ static bool train_epochs(Trainer *tr, int first_epoch, TrainReport *rep, FILE *l
                 double val = validation_check(tr, &sched, rep, log, err, err_size, &failed);
                 if (failed) break;
                 if (log) {
-                    fprintf(log, "train: epoch %d %5.1f%%  train loss %.6f  validation loss %.6f  lr %.2e\n", epoch + 1,
-                            100.0 * (double)done / (double)n, loss_sum / (double)done, val, lr);
+                    char val_text[32];
+                    fprintf(log, "train: epoch %d %5.1f%%  train loss %.6f  validation loss %s  lr %.2e\n", epoch + 1,
+                            100.0 * (double)done / (double)n, loss_sum / (double)done, loss_text(val, val_text), lr);
                     fflush(log);
                 }
             }
@@ -611,8 +621,9 @@ static bool train_epochs(Trainer *tr, int first_epoch, TrainReport *rep, FILE *l
         if (failed) break;
         rep->epochs_run++;
         if (log) {
-            fprintf(log, "train: epoch %d/%d%s  train loss %.6f  validation loss %.6f  lr %.2e  %.0f pos/s  %.1fs\n",
-                    epoch + 1, cfg->epochs, decayed ? " (decay done)" : "", train_loss, val,
+            char val_text[32];
+            fprintf(log, "train: epoch %d/%d%s  train loss %.6f  validation loss %s  lr %.2e  %.0f pos/s  %.1fs\n",
+                    epoch + 1, cfg->epochs, decayed ? " (decay done)" : "", train_loss, loss_text(val, val_text),
                     lr_schedule_at(&sched, tr->step - 1), (double)done / seconds, seconds);
             fflush(log);
         }
@@ -633,6 +644,23 @@ static bool train_epochs(Trainer *tr, int first_epoch, TrainReport *rep, FILE *l
     return true;
 }
 
+/* Can a file be created (or replaced) at path? Checked before training, so a typo in --out
+ * or --checkpoint fails at once rather than after every epoch has run. */
+static bool writable_path(const char *path, const char *what, char *err, size_t err_size) {
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return snprintf(err, err_size, "%s '%s' is a directory", what, path), false;
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == path) snprintf(dir, sizeof dir, "/");
+    else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return snprintf(err, err_size, "%s '%s': directory '%s' does not exist", what, path, dir), false;
+    if (access(dir, W_OK | X_OK) != 0)
+        return snprintf(err, err_size, "%s '%s': cannot write in '%s': %s", what, path, dir, strerror(errno)), false;
+    return true;
+}
+
 bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, size_t err_size) {
     memset(rep, 0, sizeof *rep);
     rep->last_val_loss = -1;
@@ -642,6 +670,9 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
         return snprintf(err, err_size, "bad settings (need --data, epochs >= 0, batch >= 1, threads 1..%d, lr > 0, "
                                        "holdout in [0,1), lambda in [0,1], checks per epoch >= 1, plateau >= 0, "
                                        "decay epochs > 0)", TRAIN_MAX_THREADS), false;
+    if ((cfg->out && !writable_path(cfg->out, "--out", err, err_size)) ||
+        (cfg->checkpoint && !writable_path(cfg->checkpoint, "--checkpoint", err, err_size)))
+        return false;
     double start = now_seconds();
     Trainer *tr = calloc(1, sizeof *tr);
     if (!tr) return snprintf(err, err_size, "out of memory"), false;
@@ -753,6 +784,13 @@ static bool parse_double(const char *text, double lo, double hi, double *out) {
     return true;
 }
 
+static bool parse_int(const char *text, int lo, int hi, int *out) {
+    double x;
+    if (!parse_double(text, lo, hi, &x) || x != (double)(int)x) return false;
+    *out = (int)x;
+    return true;
+}
+
 int train_main(int argc, char **argv) {
     TrainConfig cfg;
     train_config_defaults(&cfg);
@@ -765,9 +803,9 @@ int train_main(int argc, char **argv) {
         else if (!strcmp(a, "--resume")) cfg.resume = v, ok = v != NULL;
         else if (!strcmp(a, "--checkpoint")) cfg.checkpoint = v, ok = v != NULL;
         else if (!strcmp(a, "--init")) cfg.init = v, ok = v != NULL;
-        else if (!strcmp(a, "--epochs")) ok = parse_double(v, 0, 1e6, &x), cfg.epochs = (int)x;
-        else if (!strcmp(a, "--stop-after")) ok = parse_double(v, 0, 1e6, &x), cfg.stop_after = (int)x;
-        else if (!strcmp(a, "--batch")) ok = parse_double(v, 1, 1 << 24, &x), cfg.batch = (int)x;
+        else if (!strcmp(a, "--epochs")) ok = parse_int(v, 0, 1000000, &cfg.epochs);
+        else if (!strcmp(a, "--stop-after")) ok = parse_int(v, 0, 1000000, &cfg.stop_after);
+        else if (!strcmp(a, "--batch")) ok = parse_int(v, 1, 1 << 24, &cfg.batch);
         else if (!strcmp(a, "--lr")) ok = parse_double(v, 1e-9, 10, &x), cfg.lr = (float)x;
         else if (!strcmp(a, "--final-lr-ratio")) ok = parse_double(v, 0, 1, &x), cfg.final_lr_ratio = (float)x;
         else if (!strcmp(a, "--warmup")) ok = parse_double(v, 0, 1e12, &x), cfg.warmup_steps = (int64_t)x;
@@ -776,17 +814,17 @@ int train_main(int argc, char **argv) {
         else if (!strcmp(a, "--wdl-lambda")) ok = parse_double(v, 0, 1, &x), cfg.lambda = (float)x;
         else if (!strcmp(a, "--k")) ok = parse_double(v, 1, 100000, &x), cfg.k = (float)x;
         else if (!strcmp(a, "--holdout")) ok = parse_double(v, 0, 0.99, &x), cfg.holdout = x;
-        else if (!strcmp(a, "--threads")) ok = parse_double(v, 1, TRAIN_MAX_THREADS, &x), cfg.threads = (int)x;
+        else if (!strcmp(a, "--threads")) ok = parse_int(v, 1, TRAIN_MAX_THREADS, &cfg.threads);
         else if (!strcmp(a, "--seed")) {
             char *end = NULL;
             errno = 0;
             cfg.seed = v ? strtoull(v, &end, 10) : 0;
             ok = v && *v && *v != '-' && !*end && !errno;
         }
-        else if (!strcmp(a, "--compare")) ok = parse_double(v, 0, 1e9, &x), cfg.compare_positions = (int)x;
+        else if (!strcmp(a, "--compare")) ok = parse_int(v, 0, 1000000000, &cfg.compare_positions);
         else if (!strcmp(a, "--progress")) ok = parse_double(v, 0, 1e9, &x), cfg.progress_seconds = x;
-        else if (!strcmp(a, "--checks-per-epoch")) ok = parse_double(v, 1, 1000, &x) && x == (int)x, cfg.checks_per_epoch = (int)x;
-        else if (!strcmp(a, "--plateau")) ok = parse_double(v, 1, 1000, &x) && x == (int)x, cfg.plateau = (int)x;
+        else if (!strcmp(a, "--checks-per-epoch")) ok = parse_int(v, 1, 1000, &cfg.checks_per_epoch);
+        else if (!strcmp(a, "--plateau")) ok = parse_int(v, 1, 1000, &cfg.plateau);
         else if (!strcmp(a, "--decay-epochs")) ok = parse_double(v, 0.01, 1000, &x), cfg.decay_epochs = x;
         else if (!strcmp(a, "--fit-k")) cfg.k = 0, takes_value = false;
         else if (!strcmp(a, "--no-factorizer")) cfg.factorizer = false, takes_value = false;

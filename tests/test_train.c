@@ -509,3 +509,41 @@ TEST(train, data_pool_directory_and_weights) {
     CHECK(!train_data_load(&bad, dir, 0.0, NULL, err, sizeof err) && strstr(err, "no .bin"));
     rmdir(dir);
 }
+
+/* Paths the run will write are checked before any training, and integer flags refuse
+ * fractions. */
+TEST(train, unwritable_paths_fail_before_training) {
+    char err[256];
+    TrainConfig cfg;
+    small_config(&cfg, "/nonexistent-squall-dir/o.nnue");
+    TrainReport rep;
+    CHECK(!train_run(&cfg, &rep, NULL, err, sizeof err));
+    CHECK_MSG(strstr(err, "does not exist") && rep.epochs_run == 0, "%s", err);
+    small_config(&cfg, NULL);
+    cfg.checkpoint = "/tmp";
+    CHECK(!train_run(&cfg, &rep, NULL, err, sizeof err));
+    CHECK_MSG(strstr(err, "is a directory") && rep.epochs_run == 0, "%s", err);
+    char *argv[] = {"train", "--data", (char *)test_data(), "--out", "/tmp/x.nnue", "--threads", "1.5", NULL};
+    CHECK_EQ_U64(train_main(7, argv), 2);
+}
+
+/* --dump refuses what is not a regular file (a device would never end) and flags a file that
+ * ends mid-record. */
+TEST(train, datagen_dump_refuses_devices_directories_and_partial_records) {
+    FILE *null_out = fopen("/dev/null", "w");
+    CHECK_EQ_U64(datagen_dump("/dev/zero", 2, null_out), 1);
+    CHECK_EQ_U64(datagen_dump("/tmp", 2, null_out), 1);
+    char path[128];
+    temp_path(path, sizeof path, "partial");
+    size_t size = 0;
+    unsigned char *bytes = read_file(test_data(), &size);
+    FILE *f = fopen(path, "wb");
+    CHECK(bytes && f && size > 100);
+    if (bytes && f) fwrite(bytes, 1, 100, f); /* three records and 4 bytes */
+    if (f) fclose(f);
+    free(bytes);
+    CHECK_EQ_U64(datagen_dump(path, 0, null_out), 1);
+    CHECK_EQ_U64(datagen_dump(test_data(), 0, null_out), 0);
+    fclose(null_out);
+    remove(path);
+}
