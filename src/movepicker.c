@@ -2,6 +2,7 @@
  * countermove) are checked with pos_is_pseudo_legal and never returned twice. */
 #include "movepicker.h"
 
+#include "search_params.h"
 #include "see.h"
 
 enum {
@@ -10,8 +11,6 @@ enum {
     STAGE_EVASION_TT, STAGE_GEN_EVASIONS, STAGE_EVASIONS,
     STAGE_QS_TT, STAGE_QS_GEN, STAGE_QS_NOISY
 };
-
-static const int mvv_value[PIECE_TYPE_NB] = {100, 320, 330, 500, 950, 0};
 
 void movepicker_init(MovePicker *mp, const Position *pos, const History *history, Move tt_move,
                      const Move killers[2], Move counter, const int16_t (*cont0)[SQUARE_NB],
@@ -51,8 +50,8 @@ static void score_noisy(MovePicker *mp) {
         Move m = mp->list.moves[i];
         int victim = captured_type(mp->pos, m);
         int mover = mp->pos->board[move_from(m)];
-        mp->scores[i] = 16 * mvv_value[victim] + mp->history->capture[mover][move_to(m)][victim]
-                      + (move_kind(m) == MOVE_PROMOTION ? 8 * mvv_value[move_promo_type(m)] : 0);
+        mp->scores[i] = ORDER_VICTIM_WEIGHT * see_piece_value[victim] + mp->history->capture[mover][move_to(m)][victim]
+                      + (move_kind(m) == MOVE_PROMOTION ? ORDER_PROMOTION_WEIGHT * see_piece_value[move_promo_type(m)] : 0);
     }
 }
 
@@ -71,7 +70,9 @@ static void score_quiets(MovePicker *mp) {
 static void score_evasions(MovePicker *mp) {
     for (int i = 0; i < mp->list.count; i++) {
         Move m = mp->list.moves[i];
-        if (pos_is_capture(mp->pos, m)) mp->scores[i] = 1000000 + 16 * mvv_value[captured_type(mp->pos, m)] - piece_type(mp->pos->board[move_from(m)]);
+        if (pos_is_capture(mp->pos, m))
+            mp->scores[i] = EVASION_CAPTURE_BONUS + ORDER_VICTIM_WEIGHT * see_piece_value[captured_type(mp->pos, m)]
+                          - piece_type(mp->pos->board[move_from(m)]);
         else mp->scores[i] = quiet_score(mp, m);
     }
 }
@@ -120,7 +121,7 @@ Move movepicker_next(MovePicker *mp, bool skip_quiets) {
             while (mp->index < mp->list.count) {
                 Move m = pick_best(mp);
                 if (m == mp->tt_move) continue;
-                if (!see_at_least(mp->pos, m, 0)) { /* losing: try after the quiets */
+                if (!see_at_least(mp->pos, m, GOOD_CAPTURE_SEE_THRESHOLD)) { /* losing: try after the quiets */
                     mp->bad[mp->bad_count++] = m;
                     continue;
                 }

@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "nnue.h"
+#include "search_params.h"
 #include "threads.h"
 
 EngineOptions engine_options = {
@@ -20,7 +21,7 @@ EngineOptions engine_options = {
     .move_overhead_ms = 30,
     .eval_mode = EVAL_MODE_NNUE, /* the embedded net; classical when the build has none */
     .lazy_eval = true,
-    .lazy_margin = 300,
+    .lazy_margin = LAZY_EVAL_MARGIN,
     .nnue_eager = false,
     .show_wdl = false,
 };

@@ -84,7 +84,7 @@ static inline int score_from_tt(int score, int ply) {
 }
 
 static inline int history_bonus(int depth) {
-    int b = 16 * depth * depth + 32 * depth;
+    int b = HISTORY_BONUS_QUADRATIC * depth * depth + HISTORY_BONUS_LINEAR * depth;
     return b > HISTORY_BONUS_MAX ? HISTORY_BONUS_MAX : b;
 }
 
@@ -96,10 +96,10 @@ static const int16_t (*sentinel_cont(const SearchThread *t))[SQUARE_NB] {
     return (const int16_t (*)[SQUARE_NB])t->history->continuation[NO_PIECE][0];
 }
 
-/* Time and node limits, checked by the main thread every 1024 nodes. */
+/* Time and node limits, checked by the main thread every LIMIT_CHECK_NODES nodes. */
 static void check_limits(SearchThread *t) {
     SearchShared *s = t->shared;
-    if (t->id != 0 || (thread_nodes(t) & 1023) || t->completed_depth < 1) return;
+    if (t->id != 0 || (thread_nodes(t) & (LIMIT_CHECK_NODES - 1)) || t->completed_depth < 1) return;
     if (s->limits.nodes && total_nodes(s) >= s->limits.nodes) atomic_store(&s->stop, true);
     if (s->tm.timed && !atomic_load_explicit(&s->pondering, memory_order_relaxed) && timeman_elapsed(&s->tm) >= s->tm.hard_ms)
         atomic_store(&s->stop, true);
@@ -198,7 +198,7 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta, int ply) {
                     continue;
                 }
             }
-            if (!see_at_least(pos, m, 0)) continue;
+            if (!see_at_least(pos, m, QS_SEE_THRESHOLD)) continue;
         }
         searched++;
         make_move(t, ss, m);
@@ -240,7 +240,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
 /* Returns a score >= beta when the null move (verified at high depth) fails high, else SCORE_NONE. */
 static int try_null_move(SearchThread *t, Stack *ss, int depth, int eval, int beta, bool cut_node, int ply) {
     int eval_margin = (eval - beta) / NMP_EVAL_DIVISOR;
-    int r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + (eval_margin < 3 ? eval_margin : 3);
+    int r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + (eval_margin < NMP_EVAL_REDUCTION_MAX ? eval_margin : NMP_EVAL_REDUCTION_MAX);
     ss->move = MOVE_NULL;
     ss->moved_piece = NO_PIECE;
     ss->cont = sentinel_cont(t);
@@ -251,7 +251,7 @@ static int try_null_move(SearchThread *t, Stack *ss, int depth, int eval, int be
     if (score >= SCORE_MATE_IN_MAX) score = beta;
     if (depth < NMP_VERIFY_DEPTH || t->nmp_min_ply) return score;
     /* zugzwang guard: search again without null moves for the next plies */
-    t->nmp_min_ply = ply + 3 * (depth - r) / 4;
+    t->nmp_min_ply = ply + NMP_VERIFY_PLY_PERCENT * (depth - r) / 100;
     int verify = search(t, ss, beta - 1, beta, depth - r, false, ply);
     t->nmp_min_ply = 0;
     return verify >= beta ? score : SCORE_NONE;
@@ -259,7 +259,7 @@ static int try_null_move(SearchThread *t, Stack *ss, int depth, int eval, int be
 
 /* ---------- pruning steps inside the move loop ---------- */
 
-static int lmp_limit(int depth, bool improving) { return (3 + depth * depth) / (improving ? 1 : 2); }
+static int lmp_limit(int depth, bool improving) { return (LMP_BASE + depth * depth) / (improving ? 1 : LMP_NOT_IMPROVING_DIVISOR); }
 
 static bool futility_prunes_quiets(int depth, int eval, int alpha) {
     return depth <= FUTILITY_MAX_DEPTH && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
@@ -289,7 +289,7 @@ static int singular_extension(SearchThread *t, Stack *ss, Move m, const TTHit *t
                               bool cut_node, int ply, bool pv_node, int *multicut) {
     int singular_beta = tt_score - SINGULAR_MARGIN * depth;
     ss->excluded = m;
-    int score = search(t, ss, singular_beta - 1, singular_beta, (depth - 1) / 2, cut_node, ply);
+    int score = search(t, ss, singular_beta - 1, singular_beta, (depth - 1) / SINGULAR_DEPTH_DIVISOR, cut_node, ply);
     ss->excluded = MOVE_NONE;
     (void)tt;
     if (score < singular_beta) return !pv_node && score < singular_beta - DOUBLE_EXTENSION_MARGIN ? 2 : 1;
@@ -305,11 +305,12 @@ static int late_move_reduction(const SearchThread *t, const Stack *ss, Move m, i
                                bool cut_node, bool improving, bool quiet, int hist, bool gives_check, bool tt_pv) {
     (void)t;
     int r = lmr_table[depth < MAX_PLY ? depth : MAX_PLY - 1][move_count < MAX_MOVES ? move_count : MAX_MOVES - 1];
-    if (!quiet) r /= 2;
-    r += !pv_node + cut_node - improving - gives_check - tt_pv;
+    if (!quiet) r /= LMR_NOISY_DIVISOR;
+    r += LMR_NON_PV * !pv_node + LMR_CUT_NODE * cut_node - LMR_IMPROVING * improving - LMR_GIVES_CHECK * gives_check
+       - LMR_TT_PV * tt_pv;
     if (quiet) {
         r -= hist / LMR_HISTORY_DIVISOR;
-        if (m == ss->killers[0] || m == ss->killers[1]) r--;
+        if (m == ss->killers[0] || m == ss->killers[1]) r -= LMR_KILLER;
     }
     return r;
 }
@@ -395,7 +396,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
 
     int best = -SCORE_INFINITE, move_count = 0, quiet_count = 0, capture_count = 0;
     Move best_move = MOVE_NONE, m;
-    Move quiets[64], captures[32];
+    Move quiets[QUIETS_TRACKED_MAX], captures[CAPTURES_TRACKED_MAX];
     bool skip_quiets = false;
     while ((m = movepicker_next(&mp, skip_quiets)) != MOVE_NONE) {
         if (m == excluded) continue;
@@ -425,12 +426,13 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         }
 
         int extension = 0;
-        if (!root && m == tt_move && depth >= SINGULAR_MIN_DEPTH && !excluded && tt.depth >= depth - 3 &&
-            (tt.bound & BOUND_LOWER) && tt_score != SCORE_NONE && abs(tt_score) < SCORE_MATE_IN_MAX && ply < 2 * depth + 20) {
+        if (!root && m == tt_move && depth >= SINGULAR_MIN_DEPTH && !excluded && tt.depth >= depth - SINGULAR_TT_DEPTH_MARGIN &&
+            (tt.bound & BOUND_LOWER) && tt_score != SCORE_NONE && abs(tt_score) < SCORE_MATE_IN_MAX
+            && ply < SINGULAR_MAX_PLY_PER_DEPTH * depth + SINGULAR_MAX_PLY_BASE) {
             int multicut = SCORE_NONE;
             extension = singular_extension(t, ss, m, &tt, tt_score, depth, beta, cut_node, ply, pv_node, &multicut);
             if (multicut != SCORE_NONE) return multicut;
-        } else if (gives_check && ply < 2 * t->root_depth) {
+        } else if (gives_check && ply < CHECK_EXTENSION_PLY_PER_DEPTH * t->root_depth) {
             extension = 1; /* check extension */
         }
 
@@ -439,7 +441,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         if (pos_key(pos) != key_guess) tt_prefetch(shared->tt, pos_key(pos)); /* castling rights, new ep square */
         int new_depth = depth - 1 + extension;
         int score;
-        if (depth >= 2 && move_count > 1 + root && (quiet || !tt_pv)) {
+        if (depth >= LMR_MIN_DEPTH && move_count > 1 + root && (quiet || !tt_pv)) {
             int r = late_move_reduction(t, ss, m, depth, move_count, pv_node, cut_node, improving, quiet, hist, gives_check, tt_pv);
             int reduced = new_depth - r;
             if (reduced > new_depth) reduced = new_depth;
@@ -484,8 +486,8 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
             }
         }
         if (m != best_move) {
-            if (quiet && quiet_count < 64) quiets[quiet_count++] = m;
-            else if (!quiet && capture_count < 32) captures[capture_count++] = m;
+            if (quiet && quiet_count < QUIETS_TRACKED_MAX) quiets[quiet_count++] = m;
+            else if (!quiet && capture_count < CAPTURES_TRACKED_MAX) captures[capture_count++] = m;
         }
     }
 
@@ -597,14 +599,14 @@ void search_iterative_deepening(SearchThread *t) {
                 if (score <= alpha) {
                     beta = (alpha + beta) / 2;
                     alpha = score - delta > -SCORE_INFINITE ? score - delta : -SCORE_INFINITE;
-                    if (t->id == 0 && timeman_elapsed(&s->tm) > 3000) report_line(t, depth, t->pv_index, BOUND_UPPER);
+                    if (t->id == 0 && timeman_elapsed(&s->tm) > BOUND_LINES_AFTER_MS) report_line(t, depth, t->pv_index, BOUND_UPPER);
                 } else if (score >= beta) {
                     beta = score + delta < SCORE_INFINITE ? score + delta : SCORE_INFINITE;
-                    if (t->id == 0 && timeman_elapsed(&s->tm) > 3000) report_line(t, depth, t->pv_index, BOUND_LOWER);
+                    if (t->id == 0 && timeman_elapsed(&s->tm) > BOUND_LINES_AFTER_MS) report_line(t, depth, t->pv_index, BOUND_LOWER);
                 } else {
                     break;
                 }
-                delta += delta / 2;
+                delta += delta * ASPIRATION_GROWTH_PERCENT / 100;
             }
             sort_root_moves(t->root_moves, 0, t->pv_index + 1);
             if (stopped(s)) break;
@@ -619,17 +621,12 @@ void search_iterative_deepening(SearchThread *t) {
         if (s->limits.nodes && total_nodes(s) >= s->limits.nodes) break;
         if (!s->tm.timed || atomic_load(&s->pondering)) continue;
 
-        /* stop early when the best move is settled, think longer when it keeps changing
-         * or the score drops */
         Move best = t->root_moves[0].move;
         stable_iterations = best == last_best ? stable_iterations + 1 : 0;
         last_best = best;
-        double scale = stable_iterations >= 4 ? 0.55 : stable_iterations >= 2 ? 0.8 : stable_iterations == 0 && depth > 5 ? 1.5 : 1.0;
-        if (depth > 5 && score < last_score - 30) scale *= 1.3;
+        IterationProgress progress = {depth, stable_iterations, last_score - score, t->root_count};
         last_score = score;
-        if (t->root_count == 1) scale = 0.1;
-        int64_t elapsed = timeman_elapsed(&s->tm);
-        if (elapsed >= (int64_t)(s->tm.soft_ms * scale)) break;
+        if (timeman_elapsed(&s->tm) >= timeman_iteration_limit(s->tm.soft_ms, &progress)) break;
     }
 }
 
@@ -638,7 +635,7 @@ void search_iterative_deepening(SearchThread *t) {
 
 void search_tables_init(void) {
     for (int d = 1; d < MAX_PLY; d++)
-        for (int m = 1; m < MAX_MOVES; m++) lmr_table[d][m] = (int)(LMR_BASE + log(d) * log(m) / LMR_DIVISOR);
+        for (int m = 1; m < MAX_MOVES; m++) lmr_table[d][m] = (int)(LMR_BASE_PERCENT / 100.0 + log(d) * log(m) / (LMR_DIVISOR_PERCENT / 100.0));
     evaluate_init();
 }
 

@@ -2,7 +2,10 @@
  * x-rays appear as pieces leave, and either side may stop when continuing loses. */
 #include "see.h"
 
-const int see_piece_value[PIECE_TYPE_NB] = {100, 320, 330, 500, 950, 20000};
+#include "search_params.h"
+
+const int see_piece_value[PIECE_TYPE_NB] = {SEE_VALUE_PAWN, SEE_VALUE_KNIGHT, SEE_VALUE_BISHOP, SEE_VALUE_ROOK,
+                                            SEE_VALUE_QUEEN, SEE_VALUE_KING};
 
 bool see_at_least(const Position *pos, Move m, int threshold) {
     if (move_kind(m) == MOVE_CASTLING) return threshold <= 0;

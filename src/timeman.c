@@ -1,8 +1,11 @@
 /* Time allocation: a soft target from the clock, increment and moves to go, and a hard
- * cap that keeps a safety margin so the engine never flags. */
+ * cap that keeps a safety margin so the engine never flags. The constants are in
+ * search_params.h. */
 #include "timeman.h"
 
 #include <time.h>
+
+#include "search_params.h"
 
 int64_t time_now_ms(void) {
     struct timespec ts;
@@ -10,30 +13,57 @@ int64_t time_now_ms(void) {
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-void timeman_init(TimeManager *tm, const SearchLimits *limits, int side, int game_ply, int overhead_ms) {
-    timeman_restart(tm);
-    tm->timed = false;
-    tm->soft_ms = tm->hard_ms = INT64_MAX / 4;
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* Moves the remaining clock must last: as given (capped), else an estimate that shrinks
+ * as the game goes on. */
+static int moves_to_go(const SearchLimits *limits, int game_ply) {
+    if (limits->movestogo > 0) return (int)min64(limits->movestogo, TM_MOVESTOGO_MAX);
+    return TM_MOVESTOGO_ESTIMATE - (int)min64(game_ply / TM_MOVESTOGO_PLIES_PER_STEP, TM_MOVESTOGO_STEPS_MAX);
+}
+
+TimeBudget timeman_budget(const SearchLimits *limits, int side, int game_ply, int overhead_ms) {
+    TimeBudget b = {INT64_MAX / 4, INT64_MAX / 4, false};
     if (limits->movetime > 0) {
-        tm->timed = true;
-        int64_t t = limits->movetime - overhead_ms;
-        tm->soft_ms = tm->hard_ms = t < 1 ? 1 : t;
+        b.timed = true;
+        b.soft_ms = b.hard_ms = max64(limits->movetime - overhead_ms, 1);
     }
     if (limits->time[side] >= 0 && !limits->infinite) {
-        tm->timed = true;
-        int64_t left = limits->time[side], inc = limits->inc[side] > 0 ? limits->inc[side] : 0;
-        int mtg = limits->movestogo > 0 ? (limits->movestogo < 40 ? limits->movestogo : 40) : 30 - (game_ply > 60 ? 5 : game_ply / 12);
-        /* what we may spend at most: the clock less a margin that grows with the overhead */
-        int64_t usable = left - overhead_ms - (left / 20 < 1000 ? left / 20 : 1000);
-        if (usable < 1) usable = 1;
-        int64_t soft = usable / mtg + inc * 3 / 4;
-        int64_t hard = usable / (limits->movestogo == 1 ? 1 : 4) + inc * 3 / 4;
-        if (soft > usable / 2 && limits->movestogo != 1) soft = usable / 2;
-        if (hard > usable) hard = usable;
-        if (soft > hard) soft = hard;
-        if (soft < 1) soft = 1;
-        if (hard < 1) hard = 1;
-        if (soft < tm->soft_ms) tm->soft_ms = soft;
-        if (hard < tm->hard_ms) tm->hard_ms = hard;
+        b.timed = true;
+        int64_t left = limits->time[side], inc = max64(limits->inc[side], 0);
+        bool last_move = limits->movestogo == 1; /* the clock is refilled after this move */
+        /* what we may spend at most: the clock less the overhead and a safety margin */
+        int64_t usable = max64(left - overhead_ms - min64(left / TM_SAFETY_DIVISOR, TM_SAFETY_MAX_MS), 1);
+        int64_t inc_share = inc * TM_INCREMENT_PERCENT / 100;
+        int64_t soft = usable / moves_to_go(limits, game_ply) + inc_share;
+        int64_t hard = min64(usable / (last_move ? 1 : TM_HARD_DIVISOR) + inc_share, usable);
+        if (!last_move) soft = min64(soft, usable / TM_SOFT_MAX_DIVISOR);
+        soft = max64(min64(soft, hard), 1);
+        hard = max64(hard, 1);
+        b.soft_ms = min64(b.soft_ms, soft);
+        b.hard_ms = min64(b.hard_ms, hard);
     }
+    return b;
+}
+
+int64_t timeman_iteration_limit(int64_t soft_ms, const IterationProgress *p) {
+    /* stop early when the best move is settled, think longer when it keeps changing or the
+     * score drops */
+    int percent = p->stable_iterations >= TM_STABLE_LONG_ITERATIONS    ? TM_STABLE_LONG_PERCENT
+                : p->stable_iterations >= TM_STABLE_SHORT_ITERATIONS   ? TM_STABLE_SHORT_PERCENT
+                : p->stable_iterations == 0 && p->depth > TM_SCALE_MIN_DEPTH ? TM_UNSTABLE_PERCENT
+                                                                       : 100;
+    double scale = percent / 100.0;
+    if (p->depth > TM_SCALE_MIN_DEPTH && p->score_drop > TM_SCORE_DROP) scale *= TM_SCORE_DROP_PERCENT / 100.0;
+    if (p->root_moves == 1) scale = TM_SINGLE_REPLY_PERCENT / 100.0;
+    return (int64_t)(soft_ms * scale);
+}
+
+void timeman_init(TimeManager *tm, const SearchLimits *limits, int side, int game_ply, int overhead_ms) {
+    timeman_restart(tm);
+    TimeBudget b = timeman_budget(limits, side, game_ply, overhead_ms);
+    tm->soft_ms = b.soft_ms;
+    tm->hard_ms = b.hard_ms;
+    tm->timed = b.timed;
 }

@@ -6,8 +6,12 @@
 #include <string.h>
 
 #include "memory.h"
+#include "search_params.h"
 
 /* data layout: move 16 | score 16 | eval 16 | depth 8 | bound 2, pv 1, generation 5 */
+#define GENERATION_MASK 31
+/* hashfull samples the first clusters' entries: 1000 of them, so the count is per mille */
+#define HASHFULL_SAMPLE_CLUSTERS (1000 / TT_CLUSTER_SIZE)
 static inline uint64_t pack(Move move, int score, int eval, int depth, int bound, bool pv, int gen) {
     return (uint64_t)move | ((uint64_t)(uint16_t)score << 16) | ((uint64_t)(uint16_t)eval << 32)
          | ((uint64_t)(uint8_t)depth << 48) | ((uint64_t)(bound | (pv << 2) | (gen << 3)) << 56);
@@ -42,7 +46,7 @@ void tt_clear(TranspositionTable *tt) {
     tt->generation = 0;
 }
 
-void tt_new_search(TranspositionTable *tt) { tt->generation = (uint8_t)((tt->generation + 1) & 31); }
+void tt_new_search(TranspositionTable *tt) { tt->generation = (uint8_t)((tt->generation + 1) & GENERATION_MASK); }
 
 bool tt_probe(const TranspositionTable *tt, uint64_t key, TTHit *hit) {
     TTCluster *c = cluster_of(tt, key);
@@ -73,14 +77,15 @@ void tt_store(TranspositionTable *tt, uint64_t key, Move move, int score, int ev
         if ((check ^ data) == key || !data) {
             /* same position: keep the old move if we have none, and keep deeper exact info */
             if (move == MOVE_NONE && data && (check ^ data) == key) move = (Move)data;
-            if ((check ^ data) == key && bound != BOUND_EXACT && depth + 3 < data_depth(data) && data_gen(data) == tt->generation)
+            if ((check ^ data) == key && bound != BOUND_EXACT && depth + TT_KEEP_DEPTH_MARGIN < data_depth(data)
+                && data_gen(data) == tt->generation)
                 return;
             replace = e;
             break;
         }
         /* older generations and shallower entries go first */
-        int age = (tt->generation - data_gen(data)) & 31;
-        int value = data_depth(data) - 8 * age;
+        int age = (tt->generation - data_gen(data)) & GENERATION_MASK;
+        int value = data_depth(data) - TT_AGE_WEIGHT * age;
         if (value < worst) worst = value, replace = e;
     }
     uint64_t data = pack(move, score, eval, depth, bound, pv, tt->generation);
@@ -90,7 +95,7 @@ void tt_store(TranspositionTable *tt, uint64_t key, Move move, int score, int ev
 
 int tt_hashfull(const TranspositionTable *tt) {
     int used = 0, samples = 0;
-    for (size_t i = 0; i < 250 && i < tt->cluster_count; i++)
+    for (size_t i = 0; i < HASHFULL_SAMPLE_CLUSTERS && i < tt->cluster_count; i++)
         for (int j = 0; j < TT_CLUSTER_SIZE; j++, samples++) {
             uint64_t data = atomic_load_explicit(&tt->clusters[i].entries[j].data, memory_order_relaxed);
             if (data && data_gen(data) == tt->generation) used++;
