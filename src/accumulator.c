@@ -23,10 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nnue_features.h"
 #include "simd.h"
-
-extern bool nnue_use_simd;        /* nnue.c: test hook for the scalar reference */
-extern unsigned nnue_generation;  /* nnue.c: bumped at every net change */
 
 /* Most rows one lazy catch-up applies before a cache refresh is preferred (a refresh diff
  * is rarely more than ~8 rows). */
@@ -34,20 +32,9 @@ extern unsigned nnue_generation;  /* nnue.c: bumped at every net change */
 /* Rows of one refresh-cache diff: every piece gone and every piece new. */
 #define MAX_DIFF_ROWS (2 * SIMD_MAX_ROWS)
 
-/* Plane offset of each piece seen from each perspective (own type*128, enemy +64, kings 640). */
-static const int16_t piece_plane[COLOR_NB][PIECE_NB] = {
-    {0, 128, 256, 384, 512, 640, 64, 192, 320, 448, 576, 640},
-    {64, 192, 320, 448, 576, 640, 0, 128, 256, 384, 512, 640},
-};
-
-/* Feature index of piece pc on sq for a perspective whose king square gives orient/base. */
-static inline int feature(int perspective, int orient, int base, int sq, int pc) {
-    return (sq ^ orient) + base + piece_plane[perspective][pc];
-}
-
 static inline void acc_kernel(int16_t *dst, const int16_t *src, const int16_t *const *add, int nadd,
                               const int16_t *const *sub, int nsub) {
-    if (nnue_use_simd) simd_acc_update(dst, src, add, nadd, sub, nsub);
+    if (nnue_simd_enabled()) simd_acc_update(dst, src, add, nadd, sub, nsub);
     else scalar_acc_update(dst, src, add, nadd, sub, nsub);
 }
 
@@ -76,11 +63,10 @@ void accumulator_destroy(Accumulator *acc) {
 /* PSQT sum of one perspective from scratch (unsigned: wraps instead of overflowing). */
 static int32_t psqt_from_scratch(const NnueNet *net, const Position *pos, int perspective) {
     int ksq = pos->king_square[perspective];
-    int orient = nnue_orient(perspective, ksq), base = NNUE_PLANES * nnue_king_bucket(perspective, ksq);
     uint32_t psqt = 0;
     for (Bitboard occ = pos->occupied; occ;) {
         int sq = pop_lsb(&occ);
-        psqt += (uint32_t)net->psqt_weights[feature(perspective, orient, base, sq, pos->board[sq])];
+        psqt += (uint32_t)net->psqt_weights[nnue_feature_index(perspective, sq, pos->board[sq], ksq)];
     }
     return (int32_t)psqt;
 }
@@ -88,12 +74,11 @@ static int32_t psqt_from_scratch(const NnueNet *net, const Position *pos, int pe
 void accumulator_compute_half(const NnueNet *net, const Position *pos, int perspective, AccumulatorHalf *out) {
     const int16_t *rows[SIMD_MAX_ROWS];
     int ksq = pos->king_square[perspective], n = 0;
-    int orient = nnue_orient(perspective, ksq), base = NNUE_PLANES * nnue_king_bucket(perspective, ksq);
     uint32_t psqt = 0;
     Bitboard occ = pos->occupied;
     while (occ && n < SIMD_MAX_ROWS) {
         int sq = pop_lsb(&occ);
-        int f = feature(perspective, orient, base, sq, pos->board[sq]);
+        int f = nnue_feature_index(perspective, sq, pos->board[sq], ksq);
         rows[n++] = net->ft_weights[f];
         psqt += (uint32_t)net->psqt_weights[f];
     }
@@ -103,18 +88,18 @@ void accumulator_compute_half(const NnueNet *net, const Position *pos, int persp
 
 /* Empties the refresh cache (every entry = biases, no pieces) when the net changed. */
 static void cache_reset_if_stale(Accumulator *acc, const NnueNet *net) {
-    if (acc->cache_generation == nnue_generation) return;
+    if (acc->cache_generation == nnue_net_generation()) return;
     for (int p = 0; p < COLOR_NB; p++)
         for (int s = 0; s < SQUARE_NB; s++) {
             memcpy(acc->cache[p][s].values, net->ft_biases, sizeof acc->cache[p][s].values);
             memset(acc->cache[p][s].pieces, 0, sizeof acc->cache[p][s].pieces);
         }
-    acc->cache_generation = nnue_generation;
+    acc->cache_generation = nnue_net_generation();
 }
 
 void accumulator_refresh(Accumulator *acc, const Position *pos) {
     acc->depth = 0;
-    acc->net_generation = nnue_generation;
+    acc->net_generation = nnue_net_generation();
     const NnueNet *net = nnue_current_net();
     if (!net) return;
     cache_reset_if_stale(acc, net);
@@ -129,12 +114,11 @@ void accumulator_refresh(Accumulator *acc, const Position *pos) {
 
 /* PSQT change of one perspective for a dirty list (king square unchanged for it). */
 static inline uint32_t psqt_delta(const NnueNet *net, int perspective, int ksq, const DirtyPieces *dirty) {
-    int orient = nnue_orient(perspective, ksq), base = NNUE_PLANES * nnue_king_bucket(perspective, ksq);
     uint32_t delta = 0;
     for (int i = 0; i < dirty->count; i++) {
         const DirtyPiece *d = &dirty->list[i];
-        if (d->from != SQ_NONE) delta -= (uint32_t)net->psqt_weights[feature(perspective, orient, base, d->from, d->piece)];
-        if (d->to != SQ_NONE) delta += (uint32_t)net->psqt_weights[feature(perspective, orient, base, d->to, d->piece)];
+        if (d->from != SQ_NONE) delta -= (uint32_t)net->psqt_weights[nnue_feature_index(perspective, d->from, d->piece, ksq)];
+        if (d->to != SQ_NONE) delta += (uint32_t)net->psqt_weights[nnue_feature_index(perspective, d->to, d->piece, ksq)];
     }
     return delta;
 }
@@ -155,12 +139,13 @@ static void check_or_die(Accumulator *acc, const Position *pos, const char *wher
 
 static void bring_half(Accumulator *acc, const NnueNet *net, const Position *pos, int p);
 
-void accumulator_make(Accumulator *acc, const Position *pos, const DirtyPieces *dirty) {
+void accumulator_after_make(Accumulator *acc, const Position *pos) {
     int d = ++acc->depth;
     if (d < 0 || d >= acc->capacity) return; /* outside the stack: evaluations compute from scratch */
     const NnueNet *net = nnue_current_net();
     if (!net) return;
     AccumulatorEntry *e = &acc->stack[d];
+    const DirtyPieces *dirty = pos_dirty_pieces(pos);
     int mover = !pos->side;
     e->dirty = *dirty;
     e->computed[WHITE] = e->computed[BLACK] = 0;
@@ -177,7 +162,7 @@ void accumulator_make(Accumulator *acc, const Position *pos, const DirtyPieces *
             e->half[p].psqt =
                 (int32_t)((uint32_t)e[-1].half[p].psqt + psqt_delta(net, p, pos->king_square[p], dirty));
     }
-    if (acc->eager && acc->net_generation == nnue_generation) {
+    if (acc->eager && acc->net_generation == nnue_net_generation()) {
         /* reference mode: the changed rows now; a king move rebuilds only its own side's half,
          * and the entry below stays as the per-ply backup that unmake returns to */
         cache_reset_if_stale(acc, net);
@@ -187,9 +172,9 @@ void accumulator_make(Accumulator *acc, const Position *pos, const DirtyPieces *
     CHECK_ACCUMULATOR(acc, pos, "make");
 }
 
-void accumulator_unmake(Accumulator *acc, const Position *pos, const DirtyPieces *dirty) {
+void accumulator_after_unmake(Accumulator *acc, const Position *pos) {
     /* the entry below is the board before the move, untouched since: nothing to undo */
-    (void)pos, (void)dirty;
+    (void)pos;
     acc->depth--;
     CHECK_ACCUMULATOR(acc, pos, "unmake");
 }
@@ -201,12 +186,11 @@ static void refresh_from_cache(Accumulator *acc, const NnueNet *net, const Posit
     const int16_t *add[SIMD_MAX_ROWS], *sub[SIMD_MAX_ROWS];
     int nadd = 0, nsub = 0;
     int ksq = pos->king_square[p];
-    int orient = nnue_orient(p, ksq), base = NNUE_PLANES * nnue_king_bucket(p, ksq);
     AccumulatorCacheEntry *c = &acc->cache[p][ksq];
     for (int pc = 0; pc < PIECE_NB; pc++) {
         Bitboard now = pos->piece_bb[pc], was = c->pieces[pc];
-        for (Bitboard b = now & ~was; b;) add[nadd++] = net->ft_weights[feature(p, orient, base, pop_lsb(&b), pc)];
-        for (Bitboard b = was & ~now; b;) sub[nsub++] = net->ft_weights[feature(p, orient, base, pop_lsb(&b), pc)];
+        for (Bitboard b = now & ~was; b;) add[nadd++] = net->ft_weights[nnue_feature_index(p, pop_lsb(&b), pc, ksq)];
+        for (Bitboard b = was & ~now; b;) sub[nsub++] = net->ft_weights[nnue_feature_index(p, pop_lsb(&b), pc, ksq)];
         c->pieces[pc] = now;
     }
     acc_kernel(c->values, c->values, add, nadd, sub, nsub);
@@ -231,13 +215,12 @@ static void bring_half(Accumulator *acc, const NnueNet *net, const Position *pos
         const int16_t *add[MAX_CATCHUP_ROWS], *sub[MAX_CATCHUP_ROWS];
         int nadd = 0, nsub = 0;
         int ksq = pos->king_square[p]; /* p's king did not move between i and top */
-        int orient = nnue_orient(p, ksq), base = NNUE_PLANES * nnue_king_bucket(p, ksq);
         for (int j = i + 1; j <= top; j++) {
             const DirtyPieces *dp = &st[j].dirty;
             for (int k = 0; k < dp->count; k++) {
                 const DirtyPiece *dd = &dp->list[k];
-                if (dd->from != SQ_NONE) sub[nsub++] = net->ft_weights[feature(p, orient, base, dd->from, dd->piece)];
-                if (dd->to != SQ_NONE) add[nadd++] = net->ft_weights[feature(p, orient, base, dd->to, dd->piece)];
+                if (dd->from != SQ_NONE) sub[nsub++] = net->ft_weights[nnue_feature_index(p, dd->from, dd->piece, ksq)];
+                if (dd->to != SQ_NONE) add[nadd++] = net->ft_weights[nnue_feature_index(p, dd->to, dd->piece, ksq)];
             }
         }
         acc_kernel(st[top].half[p].values, st[i].half[p].values, add, nadd, sub, nsub);
@@ -249,7 +232,7 @@ static void bring_half(Accumulator *acc, const NnueNet *net, const Position *pos
 
 /* The stack entry of the current board, or NULL when there is none that can be trusted. */
 static inline AccumulatorEntry *current_entry(const Accumulator *acc) {
-    if (acc->net_generation != nnue_generation || acc->depth < 0 || acc->depth >= acc->capacity) return NULL;
+    if (acc->net_generation != nnue_net_generation() || acc->depth < 0 || acc->depth >= acc->capacity) return NULL;
     return &acc->stack[acc->depth];
 }
 
@@ -272,7 +255,7 @@ const AccumulatorHalf *accumulator_halves(Accumulator *acc, const Position *pos)
 bool accumulator_matches_refresh(Accumulator *acc, const Position *pos) {
     const NnueNet *net = nnue_current_net();
     if (!net) return true;
-    if (acc->net_generation != nnue_generation) return false;
+    if (acc->net_generation != nnue_net_generation()) return false;
     const AccumulatorHalf *h = accumulator_halves(acc, pos);
     if (!h) return true; /* no entry for this depth: evaluations compute from scratch */
     for (int p = WHITE; p <= BLACK; p++) {

@@ -1,13 +1,15 @@
 /* NNUE accumulator: a stack of per-ply entries, filled lazily, plus a refresh cache.
  *
- * One per search thread: attach it (pos->accumulator = acc), then accumulator_refresh().
- * pos_make_move pushes an entry that records the move's piece changes and updates the cheap
- * PSQT sums at once; pos_unmake_move pops it (no arithmetic). The 256-lane halves are computed
- * only when an evaluation asks for them (accumulator_halves): from the nearest computed entry
+ * The search owns one per thread and keeps it in step with its position: accumulator_refresh()
+ * at the root, accumulator_after_make() after every pos_make_move() and
+ * accumulator_after_unmake() after every pos_unmake_move(). A make pushes an entry that
+ * records the move's piece changes (read from the board's undo state) and updates the cheap
+ * PSQT sums at once; an unmake pops it (no arithmetic). The 256-lane halves are computed only
+ * when an evaluation asks for them (accumulator_halves): from the nearest computed entry
  * below, by applying the recorded changes of every ply in between in one pass, or, when the
  * perspective's king moved on the way, from the refresh cache (one remembered half per own
- * king square, brought to the current board by the piece difference). Null moves do not touch
- * it (nothing on the board changes). The struct is public only for nnue.c and tests; treat
+ * king square, brought to the current board by the piece difference). Null moves need no
+ * call (nothing on the board changes). The struct is public only for nnue.c and tests; treat
  * it as opaque. */
 #ifndef SQUALL_ACCUMULATOR_H
 #define SQUALL_ACCUMULATOR_H
@@ -52,12 +54,15 @@ typedef struct Accumulator {
 Accumulator *accumulator_create(void);
 void accumulator_destroy(Accumulator *acc);
 
-/* Called by pos_make_move after the board is updated. */
-void accumulator_make(Accumulator *acc, const Position *pos, const DirtyPieces *dirty);
-/* Called by pos_unmake_move after the board is restored. */
-void accumulator_unmake(Accumulator *acc, const Position *pos, const DirtyPieces *dirty);
-/* Full recomputation of both perspectives from the board; also resets the nesting depth. */
+/* Full recomputation of both perspectives from the board; also resets the nesting depth.
+ * Call it whenever pos is set up anew (a new root, another FEN). */
 void accumulator_refresh(Accumulator *acc, const Position *pos);
+/* Call right after pos_make_move(pos, m): pushes the entry of the new board, built from the
+ * move's piece changes (pos_dirty_pieces). */
+void accumulator_after_make(Accumulator *acc, const Position *pos);
+/* Call right after pos_unmake_move(pos): returns to the entry below (pos serves the
+ * -DSQUALL_CHECK_ACCUMULATOR build only). */
+void accumulator_after_unmake(Accumulator *acc, const Position *pos);
 
 /* Both halves of pos (indexed by colour), brought up to date; NULL when the accumulator cannot
  * serve pos (no net, stale net, or nesting outside the stack): compute from scratch then. */
@@ -67,12 +72,13 @@ const AccumulatorEntry *accumulator_psqt_entry(const Accumulator *acc);
 
 /* Debug/test hook: true when acc (brought up to date) equals a full refresh of pos. */
 bool accumulator_matches_refresh(Accumulator *acc, const Position *pos);
-/* Debug hook for the search around null moves: aborts with a message if acc does not match
- * pos (compiled only without NDEBUG or with SQUALL_CHECK_ACCUMULATOR; otherwise does nothing). */
+/* Debug hook, run by every NNUE evaluation in builds without NDEBUG: aborts with a message if
+ * acc does not match pos (compiled only without NDEBUG or with SQUALL_CHECK_ACCUMULATOR;
+ * otherwise does nothing). */
 void accumulator_assert_current(Accumulator *acc, const Position *pos, const char *where);
 
 /* One perspective from scratch into out (used by refresh and by evaluations without an
- * attached accumulator). */
+ * accumulator). */
 void accumulator_compute_half(const NnueNet *net, const Position *pos, int perspective, AccumulatorHalf *out);
 
 #endif

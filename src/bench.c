@@ -60,7 +60,6 @@ uint64_t bench_run(int depth, FILE *out, int verbose) {
     int64_t start = time_now_ms();
     for (int i = 0; i < count; i++) {
         char err[128];
-        pos->accumulator = NULL;
         if (!pos_set_fen(pos, bench_positions[i], err, sizeof err)) {
             fprintf(out, "error: bench position %d: %s\n", i + 1, err);
             continue;

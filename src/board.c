@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "accumulator.h"
-
 uint64_t zobrist_piece[PIECE_NB][SQUARE_NB];
 uint64_t zobrist_castling[16];
 uint64_t zobrist_ep_file[8];
@@ -241,10 +239,8 @@ bool pos_set_fen(Position *pos, const char *fen, char *err, size_t err_size) {
     if (popcount(st->checkers) > 2) { free(p); return fen_error(err, err_size, "side to move is in check by more than two pieces"); }
     st->key = pos_compute_key(p);
 
-    p->accumulator = pos->accumulator;
     memcpy(pos, p, sizeof *p);
     free(p);
-    if (pos->accumulator) accumulator_refresh(pos->accumulator, pos);
     return true;
 }
 
@@ -387,7 +383,6 @@ void pos_make_move(Position *pos, Move m) {
     pos->side = (uint8_t)them;
     pos->game_ply++;
     st->checkers = pos_attackers_to(pos, pos->king_square[them], pos->occupied) & pos->color_bb[us];
-    if (pos->accumulator) accumulator_make(pos->accumulator, pos, &st->dirty);
 }
 
 void pos_unmake_move(Position *pos) {
@@ -415,7 +410,6 @@ void pos_unmake_move(Position *pos) {
     if (piece_type(pos->board[from]) == KING) pos->king_square[us] = (uint8_t)from;
     pos->side = (uint8_t)us;
     pos->game_ply--;
-    if (pos->accumulator) accumulator_unmake(pos->accumulator, pos, &st->dirty);
     pos->state_index--;
 }
 
@@ -514,20 +508,37 @@ bool pos_is_pseudo_legal(const Position *pos, Move m) {
     return (snipers & ~square_bb(to)) == 0;
 }
 
-/* Trial make/unmake for the rare special moves, without disturbing the evaluator. */
-static bool gives_check_by_making(const Position *pos, Move m) {
-    Position *p = (Position *)pos;
-    struct Accumulator *acc = p->accumulator;
-    p->accumulator = NULL;
-    pos_make_move(p, m);
-    bool check = pos_in_check(p);
-    pos_unmake_move(p);
-    p->accumulator = acc;
-    return check;
+/* Castling, en passant and promotion change a second square (the rook, the captured pawn,
+ * the new piece): the enemy king is in check if our pieces as they stand after the move
+ * attack it through the occupancy after the move. */
+static bool special_move_gives_check(const Position *pos, Move m) {
+    int us = pos->side, ksq = pos->king_square[!us];
+    int from = move_from(m), to = move_to(m);
+    Bitboard occ = (pos->occupied ^ square_bb(from)) | square_bb(to);
+    Bitboard pawns = pos_pieces(pos, us, PAWN), knights = pos_pieces(pos, us, KNIGHT);
+    Bitboard diagonal = pos_pieces(pos, us, BISHOP) | pos_pieces(pos, us, QUEEN);
+    Bitboard straight = pos_pieces(pos, us, ROOK) | pos_pieces(pos, us, QUEEN);
+    if (move_kind(m) == MOVE_CASTLING) {
+        int rook_from, rook_to;
+        castling_rook_squares(to, &rook_from, &rook_to);
+        occ = (occ ^ square_bb(rook_from)) | square_bb(rook_to);
+        straight = (straight ^ square_bb(rook_from)) | square_bb(rook_to);
+    } else if (move_kind(m) == MOVE_ENPASSANT) {
+        occ ^= square_bb(us == WHITE ? to - 8 : to + 8);
+        pawns = (pawns ^ square_bb(from)) | square_bb(to);
+    } else { /* promotion: the pawn leaves, the new piece attacks from to */
+        int promo = move_promo_type(m);
+        pawns ^= square_bb(from);
+        if (promo == KNIGHT) knights |= square_bb(to);
+        if (promo == BISHOP || promo == QUEEN) diagonal |= square_bb(to);
+        if (promo == ROOK || promo == QUEEN) straight |= square_bb(to);
+    }
+    return (pawn_attacks(!us, ksq) & pawns) || (knight_attacks(ksq) & knights)
+        || (bishop_attacks(ksq, occ) & diagonal) || (rook_attacks(ksq, occ) & straight);
 }
 
 bool pos_gives_check(const Position *pos, Move m) {
-    if (move_kind(m) != MOVE_NORMAL) return gives_check_by_making(pos, m);
+    if (move_kind(m) != MOVE_NORMAL) return special_move_gives_check(pos, m);
     int us = pos->side, them = !us;
     int from = move_from(m), to = move_to(m), ksq = pos->king_square[them];
     int type = piece_type(pos->board[from]);
@@ -597,7 +608,6 @@ void pos_flip(const Position *src, Position *dst) {
     if (ep[0] != '-') ep[1] = ep[1] == '3' ? '6' : '3';
     char out[160];
     snprintf(out, sizeof out, "%s %c %s %s %d %d", flipped, side[0] == 'w' ? 'b' : 'w', castle_sorted, ep, r50, full);
-    dst->accumulator = NULL;
     pos_set_fen(dst, out, NULL, 0);
 }
 

@@ -9,7 +9,8 @@
 /* Room for a long game plus a full-depth search on top of it. */
 #define MAX_STATES (1024 + MAX_PLY + 16)
 
-/* One piece change made by a move, for incremental evaluators.
+/* One piece change made by a move, recorded for incremental evaluators (the NNUE accumulator
+ * replays them; the board itself never reads them back).
  * from == SQ_NONE: piece added at to; to == SQ_NONE: piece removed from from. */
 typedef struct {
     uint8_t piece, from, to;
@@ -30,10 +31,8 @@ typedef struct {
     uint8_t ep_square;   /* SQ_NONE unless an en-passant capture is possible */
     uint16_t rule50;
     uint16_t plies_from_null;
-    DirtyPieces dirty;   /* piece changes of that move */
+    DirtyPieces dirty;   /* piece changes of that move (none for a null move or the root) */
 } StateInfo;
-
-struct Accumulator;
 
 typedef struct Position {
     Bitboard piece_bb[PIECE_NB];
@@ -45,7 +44,6 @@ typedef struct Position {
     int game_ply;      /* plies since the game start, for the full-move counter */
     int state_index;   /* states[state_index] is the current state */
     StateInfo states[MAX_STATES];
-    struct Accumulator *accumulator; /* NNUE accumulator kept in step, or NULL */
 } Position;
 
 extern uint64_t zobrist_piece[PIECE_NB][SQUARE_NB];
@@ -57,7 +55,7 @@ extern uint64_t zobrist_side;
 
 void board_init(void); /* once at startup: attack tables and Zobrist keys */
 
-static inline StateInfo *pos_state(const Position *pos) { return (StateInfo *)&pos->states[pos->state_index]; }
+static inline const StateInfo *pos_state(const Position *pos) { return &pos->states[pos->state_index]; }
 static inline Bitboard pos_pieces(const Position *pos, int color, int type) { return pos->piece_bb[make_piece(color, type)]; }
 static inline Bitboard pos_type_bb(const Position *pos, int type) {
     return pos->piece_bb[make_piece(WHITE, type)] | pos->piece_bb[make_piece(BLACK, type)];
@@ -76,6 +74,8 @@ static inline uint64_t pos_key_after_approx(const Position *pos, Move m) {
     return key;
 }
 static inline int pos_rule50(const Position *pos) { return pos_state(pos)->rule50; }
+/* The piece changes of the move that led here, for incremental evaluators to replay. */
+static inline const DirtyPieces *pos_dirty_pieces(const Position *pos) { return &pos_state(pos)->dirty; }
 
 /* Sets the position from FEN. On error returns false, leaves *pos untouched and,
  * if err is given, writes a one-line reason. */

@@ -332,7 +332,6 @@ static void cmd_epd(char **words, int count) {
             continue;
         }
         snprintf(fen, sizeof fen, "%s %s %s %s 0 1", fields[0], fields[1], fields[2], fields[3]);
-        pos.accumulator = NULL;
         if (!pos_set_fen(&pos, fen, err, sizeof err)) {
             io_error("epd line %d: bad position: %s", line_no, err);
             continue;
@@ -398,7 +397,6 @@ CommandResult commands_shared(char *line) {
 static bool play_moves(char **words, int count) {
     static Position scratch;
     memcpy(&scratch, &session.game.pos, sizeof scratch);
-    scratch.accumulator = NULL;
     Move moves[64];
     if (count > 64) return false;
     for (int i = 0; i < count; i++) {

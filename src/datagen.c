@@ -244,7 +244,6 @@ static void *worker_main(void *arg) {
         pthread_mutex_lock(&sh->lock);
         fail_locked(sh, "out of memory creating a search worker");
     } else {
-        pos->accumulator = NULL; /* the searcher attaches its own */
         pthread_mutex_lock(&sh->lock);
     }
     for (;;) {

@@ -139,18 +139,18 @@ int classical_evaluate(const Position *pos) {
 
 static bool nnue_active(void) { return engine_options.eval_mode == EVAL_MODE_NNUE && nnue_is_loaded(); }
 
-int evaluate(const Position *pos, int alpha, int beta, EvalStats *stats) {
-    if (nnue_active() && pos->accumulator) {
+int evaluate(const Position *pos, struct Accumulator *acc, int alpha, int beta, EvalStats *stats) {
+    if (acc && nnue_active()) {
         /* lazy tier: the PSQT sum alone decides nodes far outside the window */
         if (engine_options.lazy_eval) {
-            int psqt = nnue_psqt_only(pos);
+            int psqt = nnue_psqt_only(pos, acc);
             if (psqt > beta + engine_options.lazy_margin || psqt < alpha - engine_options.lazy_margin) {
                 if (stats) stats->lazy++;
                 return psqt;
             }
         }
         if (stats) stats->full++;
-        return nnue_evaluate(pos);
+        return nnue_evaluate(pos, acc);
     }
     if (stats) stats->full++;
     return classical_evaluate(pos);
@@ -161,9 +161,8 @@ bool evaluate_uses_nnue(void) { return nnue_active(); }
 const char *evaluate_name(void) { return nnue_active() ? "nnue" : "classical"; }
 
 void evaluate_print(const Position *pos, FILE *out) {
-    /* the full value search would use (no lazy exit); nnue_evaluate builds a temporary
-     * accumulator when none is attached */
-    int v = nnue_active() ? nnue_evaluate(pos) : classical_evaluate(pos);
+    /* the full value search would use (no lazy exit), from a temporary accumulator */
+    int v = nnue_active() ? nnue_evaluate(pos, NULL) : classical_evaluate(pos);
     fprintf(out, "Evaluation: %+.2f (%s, side to move)\n", v / 100.0, evaluate_name());
     if (nnue_active()) fprintf(out, "Classical: %+.2f\n", classical_evaluate(pos) / 100.0);
 }

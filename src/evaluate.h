@@ -11,14 +11,18 @@ typedef struct {
     uint64_t lazy;  /* NNUE evaluations answered by the PSQT tier alone */
 } EvalStats;
 
+struct Accumulator;
+
 void evaluate_init(void);
-/* Side-to-move relative centipawns. alpha/beta let the NNUE skip its hidden layers when
- * the cheap PSQT tier is far outside the window; stats may be NULL. */
-int evaluate(const Position *pos, int alpha, int beta, EvalStats *stats);
+/* Side-to-move relative centipawns. The NNUE evaluates when it is active and acc (kept in step
+ * with pos by the caller) is given; otherwise the classical evaluation. alpha/beta let the
+ * NNUE skip its hidden layers when the cheap PSQT tier is far outside the window; stats may
+ * be NULL. */
+int evaluate(const Position *pos, struct Accumulator *acc, int alpha, int beta, EvalStats *stats);
 /* Material + piece-square tables + a few cheap terms, side-to-move relative. */
 int classical_evaluate(const Position *pos);
-/* True when evaluate() runs the NNUE (EvalMode nnue and a net loaded): searchers must then
- * attach an accumulator to their position. */
+/* True when the NNUE is active (EvalMode nnue and a net loaded): searchers must then keep an
+ * accumulator in step with their position and pass it to evaluate(). */
 bool evaluate_uses_nnue(void);
 /* Name of the evaluator evaluate() uses now ("nnue" or "classical"). */
 const char *evaluate_name(void);

@@ -11,7 +11,6 @@
 void game_init(GameRecord *game) {
     game->moves = NULL;
     game->move_count = game->move_cap = 0;
-    game->pos.accumulator = NULL;
     pos_set_startpos(&game->pos);
     snprintf(game->root_fen, sizeof game->root_fen, "%s", START_FEN);
 }
@@ -42,7 +41,6 @@ void game_push(GameRecord *game, Move m) {
 bool game_set(GameRecord *game, const char *fen, char *const *moves, int move_count, char *err, size_t err_size) {
     /* Build the new game aside so a failure anywhere leaves the old one intact. */
     static Position scratch;
-    scratch.accumulator = NULL;
     if (!pos_set_fen(&scratch, fen, err, err_size)) return false;
     char root_fen[sizeof game->root_fen];
     pos_get_fen(&scratch, root_fen, sizeof root_fen); /* normalized, so replays always parse */
@@ -74,7 +72,6 @@ bool game_set(GameRecord *game, const char *fen, char *const *moves, int move_co
     game->move_count = move_count;
     memcpy(game->root_fen, root_fen, sizeof root_fen);
     memcpy(&game->pos, &scratch, sizeof scratch);
-    game->pos.accumulator = NULL;
     return true;
 }
 

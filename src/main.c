@@ -73,7 +73,6 @@ static int perft_main(int argc, char **argv) {
         return 2;
     }
     static Position pos;
-    pos.accumulator = NULL;
     pos_set_startpos(&pos);
     if (argc > 2) {
         char fen[512], err[256];

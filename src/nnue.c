@@ -12,8 +12,8 @@
 #include "memory.h"
 #include "simd.h"
 
-bool nnue_use_simd = true;    /* read by accumulator.c too */
-unsigned nnue_generation = 1; /* accumulators remember it, so a stale one is detectable */
+static bool nnue_use_simd = true;
+static unsigned nnue_generation = 1; /* accumulators remember it, so a stale one is detectable */
 
 static NnueNet *current_net;
 static NnueNet *retired_net; /* previous net, freed only at the next change (see nnue_set_net) */
@@ -77,6 +77,7 @@ static void set_err(char *err, size_t size, const char *fmt, ...) {
 
 void nnue_set_simd(bool enabled) { nnue_use_simd = enabled; }
 bool nnue_simd_enabled(void) { return nnue_use_simd; }
+unsigned nnue_net_generation(void) { return nnue_generation; }
 const char *nnue_simd_name(void) { return SIMD_NAME; }
 const NnueNet *nnue_current_net(void) { return current_net; }
 bool nnue_is_loaded(void) { return current_net != NULL; }
@@ -364,11 +365,11 @@ static inline int clamp_eval(int64_t v) {
     return v > NNUE_EVAL_LIMIT ? NNUE_EVAL_LIMIT : v < -NNUE_EVAL_LIMIT ? -NNUE_EVAL_LIMIT : (int)v;
 }
 
-/* The accumulator halves to use: the attached one (brought up to date), or a temporary built
- * into tmp. An accumulator last refreshed under another net (a net was loaded after it was
- * attached) is never trusted. */
-static inline const AccumulatorHalf *halves_for(const NnueNet *net, const Position *pos, AccumulatorHalf tmp[2]) {
-    Accumulator *acc = pos->accumulator;
+/* The accumulator halves to use: acc's (brought up to date), or, without one, a temporary
+ * built into tmp. An accumulator last refreshed under another net (a net was loaded since)
+ * is never trusted. */
+static inline const AccumulatorHalf *halves_for(const NnueNet *net, const Position *pos, Accumulator *acc,
+                                                AccumulatorHalf tmp[2]) {
     if (acc) {
         const AccumulatorHalf *h = accumulator_halves(acc, pos);
         if (h) {
@@ -393,7 +394,7 @@ void nnue_evaluate_parts(const Position *pos, NnueParts *parts) {
     const NnueNet *net = current_net;
     if (!net) return;
     AccumulatorHalf tmp[2];
-    const AccumulatorHalf *h = halves_for(net, pos, tmp);
+    const AccumulatorHalf *h = halves_for(net, pos, NULL, tmp);
     int stm = pos->side;
     parts->psqt[WHITE] = h[WHITE].psqt, parts->psqt[BLACK] = h[BLACK].psqt;
     parts->psqt_units = psqt_units(h, stm);
@@ -403,24 +404,24 @@ void nnue_evaluate_parts(const Position *pos, NnueParts *parts) {
     parts->total_cp = clamp_eval(((int64_t)parts->psqt_units + parts->hidden_units) / net->output_divisor);
 }
 
-int nnue_evaluate(const Position *pos) {
+int nnue_evaluate(const Position *pos, Accumulator *acc) {
     const NnueNet *net = current_net;
     if (!net) return 0;
     AccumulatorHalf tmp[2];
-    const AccumulatorHalf *h = halves_for(net, pos, tmp);
+    const AccumulatorHalf *h = halves_for(net, pos, acc, tmp);
     int stm = pos->side;
     int32_t hidden = nnue_propagate(net, h[stm].values, h[!stm].values);
     return clamp_eval(((int64_t)psqt_units(h, stm) + hidden) / net->output_divisor);
 }
 
-int nnue_psqt_only(const Position *pos) {
+int nnue_psqt_only(const Position *pos, Accumulator *acc) {
     const NnueNet *net = current_net;
     if (!net) return 0;
     /* the PSQT sums are kept current by make: no vector work for the lazy tier */
-    const AccumulatorEntry *e = pos->accumulator ? accumulator_psqt_entry(pos->accumulator) : NULL;
+    const AccumulatorEntry *e = acc ? accumulator_psqt_entry(acc) : NULL;
     if (e) return clamp_eval(psqt_units(e->half, pos->side) / net->output_divisor);
     AccumulatorHalf tmp[2];
-    const AccumulatorHalf *h = halves_for(net, pos, tmp);
+    const AccumulatorHalf *h = halves_for(net, pos, NULL, tmp);
     return clamp_eval(psqt_units(h, pos->side) / net->output_divisor);
 }
 

@@ -63,6 +63,7 @@ typedef struct {
 } NnueParts;
 
 struct Position;
+struct Accumulator;
 
 /* ---- Engine start-up and nets (protocol layer) ---- */
 
@@ -82,14 +83,14 @@ const char *nnue_simd_name(void);
 
 /* ---- Evaluation (search) ---- */
 
-/* Full evaluation in centipawns, side-to-move relative: PSQT part + hidden layers. Uses
- * pos->accumulator, which must be current (attached and refreshed, then kept by make/unmake);
- * without one it computes a temporary accumulator (slow: for commands, not for search).
+/* Full evaluation in centipawns, side-to-move relative: PSQT part + hidden layers. acc, when
+ * given, must be kept in step with pos (see accumulator.h); with NULL a temporary accumulator
+ * is computed from scratch (slow: for commands and tests, not for search).
  * Returns 0 when no net is loaded, so check nnue_is_loaded() first. */
-int nnue_evaluate(const struct Position *pos);
+int nnue_evaluate(const struct Position *pos, struct Accumulator *acc);
 /* Cheap tier: the PSQT part alone, in the same centipawn units (no hidden layers). */
-int nnue_psqt_only(const struct Position *pos);
-/* Both parts in detail. */
+int nnue_psqt_only(const struct Position *pos, struct Accumulator *acc);
+/* Both parts in detail, computed from scratch. */
 void nnue_evaluate_parts(const struct Position *pos, NnueParts *parts);
 /* `nnue` command: net name, PSQT sums, the PSQT and hidden parts and the total, shown apart. */
 void nnue_trace(const struct Position *pos, FILE *out);
@@ -110,6 +111,8 @@ bool nnue_net_save(const NnueNet *net, const char *path, char *err, size_t err_s
 /* FNV-1a 32-bit of the file image, skipping the checksum field itself (bytes 52..55). */
 uint32_t nnue_file_checksum(const uint8_t *buf, size_t size);
 const NnueNet *nnue_current_net(void);
+/* Changes at every net change, so an accumulator can tell that its values belong to an older net. */
+unsigned nnue_net_generation(void);
 /* Drops the current net (tests; the engine then evaluates classically). */
 void nnue_unload(void);
 

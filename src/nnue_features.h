@@ -31,11 +31,14 @@ static inline int nnue_king_bucket(int perspective, int ksq) {
     return (7 - r) * 4 + (f < 7 - f ? f : 7 - f);
 }
 
-/* Plane offset of piece pc (0..11) seen from perspective: own type*128, enemy type*128+64, kings 640. */
+/* Plane offset of piece pc (0..11) seen from perspective: own type*128, enemy type*128+64, kings 640
+ * (a table: the accumulator's inner loops look it up for every changed piece). */
 static inline int nnue_piece_plane(int perspective, int piece) {
-    int type = piece_type(piece);
-    if (type == KING) return 640;
-    return type * 128 + (piece_color(piece) == perspective ? 0 : 64);
+    static const int16_t plane[COLOR_NB][PIECE_NB] = {
+        {0, 128, 256, 384, 512, 640, 64, 192, 320, 448, 576, 640},
+        {64, 192, 320, 448, 576, 640, 0, 128, 256, 384, 512, 640},
+    };
+    return plane[perspective][piece];
 }
 
 /* THE feature index: piece pc on square sq, seen by perspective whose own king is on king_sq. */

@@ -66,13 +66,14 @@ static double time_make_unmake(Position **pos, Accumulator *acc, bool king, int 
         }
         if (m == MOVE_NONE) continue;
         double t;
-        pos[i]->accumulator = acc;
         if (acc) {
             accumulator_refresh(acc, pos[i]);
             TIME_BEST(t, iterations, {
                 pos_make_move(pos[i], m);
+                accumulator_after_make(acc, pos[i]);
                 sink += accumulator_halves(acc, pos[i])[0].values[n & 255]; /* the lazy catch-up */
                 pos_unmake_move(pos[i]);
+                accumulator_after_unmake(acc, pos[i]);
             });
         } else {
             TIME_BEST(t, iterations, {
@@ -80,7 +81,6 @@ static double time_make_unmake(Position **pos, Accumulator *acc, bool king, int 
                 pos_unmake_move(pos[i]);
             });
         }
-        pos[i]->accumulator = NULL;
         total += t;
         counted++;
     }
@@ -89,7 +89,6 @@ static double time_make_unmake(Position **pos, Accumulator *acc, bool king, int 
 
 static void measure(Position **pos, Accumulator *acc, int iterations, SpeedResult *r) {
     memset(r, 0, sizeof *r);
-    for (int i = 0; i < SPEED_FEN_COUNT; i++) pos[i]->accumulator = NULL;
     r->move_only_ns = time_make_unmake(pos, NULL, false, iterations);
     double king_only = time_make_unmake(pos, NULL, true, iterations);
     r->update_ns = time_make_unmake(pos, acc, false, iterations) - r->move_only_ns;
@@ -100,13 +99,11 @@ static void measure(Position **pos, Accumulator *acc, int iterations, SpeedResul
     const NnueNet *net = nnue_current_net();
     int64_t s = 0;
     Position *p = pos[0];
-    p->accumulator = acc;
     accumulator_refresh(acc, p);
     const AccumulatorHalf *h = accumulator_halves(acc, p);
     TIME_BEST(r->propagate_ns, iterations, s += nnue_propagate(net, h[n & 1].values, h[!(n & 1)].values));
-    TIME_BEST(r->evaluate_ns, iterations, s += nnue_evaluate(p));
+    TIME_BEST(r->evaluate_ns, iterations, s += nnue_evaluate(p, acc));
     sink = s;
-    p->accumulator = NULL;
 }
 
 int nnue_speed_main(int argc, char **argv) {

@@ -38,7 +38,7 @@ Move move_from_uci(const Position *pos, const char *text) {
     return MOVE_NONE;
 }
 
-void move_to_san(const Position *pos, Move m, char *out) {
+void move_to_san(Position *pos, Move m, char *out) {
     int from = move_from(m), to = move_to(m);
     int type = piece_type(pos->board[from]);
     size_t n = 0;
@@ -77,13 +77,9 @@ void move_to_san(const Position *pos, Move m, char *out) {
             out[n++] = "NBRQ"[move_promo_type(m) - KNIGHT];
         }
     }
-    Position *p = (Position *)pos;
-    struct Accumulator *acc = p->accumulator;
-    p->accumulator = NULL;
-    pos_make_move(p, m);
-    if (pos_in_check(p)) out[n++] = count_legal_moves(p) ? '+' : '#';
-    pos_unmake_move(p);
-    p->accumulator = acc;
+    pos_make_move(pos, m);
+    if (pos_in_check(pos)) out[n++] = count_legal_moves(pos) ? '+' : '#';
+    pos_unmake_move(pos);
     out[n] = 0;
 }
 

@@ -10,8 +10,9 @@
 void move_to_uci(Move m, char *out);
 /* Parses a UCI move and returns it if legal in pos, else MOVE_NONE. */
 Move move_from_uci(const Position *pos, const char *text);
-/* SAN of a legal move, with +/# suffix. out needs 10 bytes. */
-void move_to_san(const Position *pos, Move m, char *out);
+/* SAN of a legal move, with +/# suffix. out needs 10 bytes. The move is made and unmade on pos
+ * to find the suffix, so pos is left as it was. */
+void move_to_san(Position *pos, Move m, char *out);
 /* Parses SAN (tolerant: O-O/0-0, optional x, =, +, #, !?), returns MOVE_NONE if not one legal move. */
 Move move_from_san(const Position *pos, const char *text);
 /* Either notation: tries UCI first, then SAN. */

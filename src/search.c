@@ -42,6 +42,7 @@ struct SearchThread {
     SearchShared *shared;
     Position pos;
     Accumulator *accumulator;
+    bool nnue;                      /* the NNUE evaluates: make/unmake keep the accumulator in step */
     History *history;
     Stack stack_storage[MAX_PLY + 10];
     _Atomic uint64_t nodes;
@@ -106,7 +107,7 @@ static void check_limits(SearchThread *t) {
 }
 
 static inline int evaluate_node(SearchThread *t, int alpha, int beta) {
-    return evaluate(&t->pos, alpha, beta, &t->eval_stats);
+    return evaluate(&t->pos, t->nnue ? t->accumulator : NULL, alpha, beta, &t->eval_stats);
 }
 
 static void make_move(SearchThread *t, Stack *ss, Move m) {
@@ -115,6 +116,12 @@ static void make_move(SearchThread *t, Stack *ss, Move m) {
     ss->moved_piece = pc;
     ss->cont = (const int16_t (*)[SQUARE_NB])t->history->continuation[pc][move_to(m)];
     pos_make_move(&t->pos, m);
+    if (t->nnue) accumulator_after_make(t->accumulator, &t->pos);
+}
+
+static void unmake_move(SearchThread *t) {
+    pos_unmake_move(&t->pos);
+    if (t->nnue) accumulator_after_unmake(t->accumulator, &t->pos);
 }
 
 /* ---------- history updates ---------- */
@@ -203,7 +210,7 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta, int ply) {
         searched++;
         make_move(t, ss, m);
         int score = -qsearch(t, ss + 1, -beta, -alpha, ply + 1);
-        pos_unmake_move(pos);
+        unmake_move(t);
         if (stopped(t->shared)) return 0;
         if (score > best) {
             best = score;
@@ -455,7 +462,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         }
         if (pv_node && (move_count == 1 || (score > alpha && (root || score < beta))))
             score = -search(t, ss + 1, -beta, -alpha, new_depth, false, ply + 1);
-        pos_unmake_move(pos);
+        unmake_move(t);
         (void)nodes_before;
         if (stopped(shared)) return 0;
 
@@ -534,10 +541,10 @@ static void report_line(SearchThread *t, int depth, int pv_index, int bound_over
 void search_setup_root(SearchThread *t, const Position *root, const SearchLimits *limits) {
     MoveList list;
     memcpy(&t->pos, root, sizeof t->pos);
-    /* the accumulator is kept only when the NNUE evaluates: make/unmake then update it */
-    t->pos.accumulator = evaluate_uses_nnue() ? t->accumulator : NULL;
+    /* the accumulator is kept only when the NNUE evaluates */
+    t->nnue = evaluate_uses_nnue();
     t->accumulator->eager = engine_options.nnue_eager;
-    if (t->pos.accumulator) accumulator_refresh(t->pos.accumulator, &t->pos);
+    if (t->nnue) accumulator_refresh(t->accumulator, &t->pos);
     generate_legal(&t->pos, &list);
     t->root_count = 0;
     for (int i = 0; i < list.count; i++) {

@@ -106,7 +106,6 @@ void search_start(const Position *root, const SearchLimits *limits, const Search
     search_stop();
     search_wait();
     memcpy(&engine_root, root, sizeof engine_root);
-    engine_root.accumulator = NULL;
     engine.limits = *limits;
     engine.output = *output;
     engine.report = true;

@@ -430,7 +430,6 @@ static bool compare_quantized(Trainer *tr, const char *path, int count, TrainRep
     if ((size_t)count < n) n = (size_t)count;
     Position *pos = malloc(sizeof *pos);
     if (!pos) return snprintf(err, err_size, "out of memory"), false;
-    pos->accumulator = NULL;
     double sum = 0, max = 0;
     int done = 0;
     for (size_t i = 0; i < n; i++) {

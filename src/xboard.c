@@ -72,7 +72,6 @@ static void xb_report(const SearchReport *r, void *ctx) {
     }
     static Position pv_pos;
     memcpy(&pv_pos, &report_root, sizeof pv_pos);
-    pv_pos.accumulator = NULL;
     char pv[4096];
     size_t n = 0;
     pv[0] = '\0';
@@ -108,7 +107,6 @@ void xboard_cancel(void) {
 static void xb_start(const Position *root, const SearchLimits *limits, XbSearch kind) {
     xboard_cancel();
     memcpy(&report_root, root, sizeof report_root);
-    report_root.accumulator = NULL;
     xb.search_id++;
     xb.search = kind;
     atomic_store(&analysing, kind == XB_ANALYZING);
@@ -181,7 +179,6 @@ static void xb_start_ponder(Move reply) {
     const Position *pos = &session.game.pos;
     if (!xb.ponder || reply == MOVE_NONE || !pos_is_pseudo_legal(pos, reply)) return;
     memcpy(&ponder_root, pos, sizeof ponder_root);
-    ponder_root.accumulator = NULL;
     pos_make_move(&ponder_root, reply);
     if (count_legal_moves(&ponder_root) == 0) return;
     SearchLimits limits;

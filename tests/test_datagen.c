@@ -63,7 +63,6 @@ TEST(datagen, records_are_legal_quiet_positions) {
     CHECK_MSG(n == st.positions, "%zu records, stats say %llu", n, (unsigned long long)st.positions);
     CHECK_EQ_U64(st.games, 6);
     Position *pos = malloc(sizeof *pos);
-    pos->accumulator = NULL;
     uint32_t game = UINT32_MAX, games_seen = 0;
     int result = -1, last_ply = -1;
     for (size_t i = 0; buf && i < n; i++) {
@@ -185,7 +184,6 @@ TEST(datagen, works_with_the_nnue_evaluator) {
 
 TEST(datagen, record_codec_edge_cases) {
     Position *pos = malloc(sizeof *pos);
-    pos->accumulator = NULL;
     /* promoted pieces, black to move, 32 pieces, a bare-kings ending */
     const char *fens[] = {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
                           "1QQ5/8/8/3k4/8/8/7q/4K3 w - - 0 40", "8/8/8/3k4/8/8/8/4K3 w - - 0 70"};

@@ -111,9 +111,20 @@ static void note_move(WalkStats *ws, const Position *pos, Move m) {
     if (piece_type(pos_piece_on(pos, move_from(m))) == KING) ws->king_moves++;
 }
 
-static void check_node(WalkStats *ws, const Position *pos, const char *what) {
+/* The search's calling pattern: the board moves, then the accumulator follows. */
+static void nn_make(Position *pos, Accumulator *acc, Move m) {
+    pos_make_move(pos, m);
+    accumulator_after_make(acc, pos);
+}
+
+static void nn_unmake(Position *pos, Accumulator *acc) {
+    pos_unmake_move(pos);
+    accumulator_after_unmake(acc, pos);
+}
+
+static void check_node(WalkStats *ws, Accumulator *acc, const Position *pos, const char *what) {
     ws->nodes++;
-    if (!accumulator_matches_refresh(pos->accumulator, pos)) {
+    if (!accumulator_matches_refresh(acc, pos)) {
         if (!ws->mismatches) {
             char fen[128];
             pos_get_fen(pos, fen, sizeof fen);
@@ -131,60 +142,58 @@ static void accumulator_walks(WalkStats *ws, int plies, int walks_per_fen) {
     for (int i = 0; i < PLAYOUT_FEN_COUNT; i++) {
         Position *pos = nn_position(playout_fens[i]);
         if (!pos) continue;
-        pos->accumulator = acc;
         accumulator_refresh(acc, pos);
-        check_node(ws, pos, "refresh");
+        check_node(ws, acc, pos, "refresh");
         for (int w = 0; w < walks_per_fen; w++) {
             /* a straight playout to the end, then everything undone */
             int made = 0;
             Move m;
             while (made < plies && random_move(pos, &m)) {
                 note_move(ws, pos, m);
-                pos_make_move(pos, m);
+                nn_make(pos, acc, m);
                 made++;
-                check_node(ws, pos, "make");
+                check_node(ws, acc, pos, "make");
             }
             while (made-- > 0) {
-                pos_unmake_move(pos);
-                check_node(ws, pos, "unmake");
+                nn_unmake(pos, acc);
+                check_node(ws, acc, pos, "unmake");
             }
             /* a wandering walk: unmake with probability 1/3, so lines branch and king moves nest */
             made = 0;
             for (int step = 0; step < plies; step++) {
                 if (made > 0 && nn_rand() % 3 == 0) {
-                    pos_unmake_move(pos);
+                    nn_unmake(pos, acc);
                     made--;
-                    check_node(ws, pos, "unmake");
+                    check_node(ws, acc, pos, "unmake");
                 } else if (random_move(pos, &m)) {
                     note_move(ws, pos, m);
-                    pos_make_move(pos, m);
+                    nn_make(pos, acc, m);
                     made++;
-                    check_node(ws, pos, "make");
+                    check_node(ws, acc, pos, "make");
                 }
             }
             while (made-- > 0) {
-                pos_unmake_move(pos);
-                check_node(ws, pos, "unmake");
+                nn_unmake(pos, acc);
+                check_node(ws, acc, pos, "unmake");
             }
         }
-        pos->accumulator = NULL;
         free(pos);
     }
     accumulator_destroy(acc);
 }
 
 /* Every node of a depth-limited tree, checked after each make and each unmake. */
-static void tree_walk(Position *pos, int depth, WalkStats *ws) {
+static void tree_walk(Position *pos, Accumulator *acc, int depth, WalkStats *ws) {
     if (depth == 0) return;
     MoveList list;
     generate_legal(pos, &list);
     for (int i = 0; i < list.count; i++) {
         note_move(ws, pos, list.moves[i]);
-        pos_make_move(pos, list.moves[i]);
-        check_node(ws, pos, "make");
-        tree_walk(pos, depth - 1, ws);
-        pos_unmake_move(pos);
-        check_node(ws, pos, "unmake");
+        nn_make(pos, acc, list.moves[i]);
+        check_node(ws, acc, pos, "make");
+        tree_walk(pos, acc, depth - 1, ws);
+        nn_unmake(pos, acc);
+        check_node(ws, acc, pos, "unmake");
     }
 }
 
@@ -371,9 +380,8 @@ TEST(nnue, accumulator_matches_refresh_in_trees) {
     for (int i = 0; acc && i < 4; i++) {
         Position *pos = nn_position(fens[i]);
         if (!pos) continue;
-        pos->accumulator = acc;
         accumulator_refresh(acc, pos);
-        tree_walk(pos, depths[i], &ws);
+        tree_walk(pos, acc, depths[i], &ws);
         free(pos);
     }
     accumulator_destroy(acc);
@@ -400,17 +408,16 @@ TEST(nnue, accumulator_lazy_chains_and_cache) {
         for (int i = 0; i < PLAYOUT_FEN_COUNT; i++) {
             Position *pos = nn_position(playout_fens[i]);
             if (!pos) continue;
-            pos->accumulator = acc;
             accumulator_refresh(acc, pos);
             int made = 0;
             for (int step = 0; step < 600; step++) {
                 Move m;
-                if (made > 0 && (made >= 30 || nn_rand() % 3 == 0)) pos_unmake_move(pos), made--;
-                else if (random_move(pos, &m)) note_move(&ws, pos, m), pos_make_move(pos, m), made++;
-                else if (made > 0) pos_unmake_move(pos), made--;
+                if (made > 0 && (made >= 30 || nn_rand() % 3 == 0)) nn_unmake(pos, acc), made--;
+                else if (random_move(pos, &m)) note_move(&ws, pos, m), nn_make(pos, acc, m), made++;
+                else if (made > 0) nn_unmake(pos, acc), made--;
                 if (nn_rand() % (uint64_t)every == 0) {
                     nnue_set_simd(nn_rand() & 1);
-                    check_node(&ws, pos, "walk");
+                    check_node(&ws, acc, pos, "walk");
                     nnue_set_simd(true);
                 }
             }
@@ -437,13 +444,10 @@ TEST(nnue, accumulator_wraps_consistently) {
  * refresh in the middle of a line, then unmaking 31 moves past it and playing on from there.
  * Wherever the stack has no entry the evaluation must come from scratch, so it is compared
  * with the evaluation of a detached copy of the board too. */
-static void edge_check(WalkStats *ws, Position *pos, const char *what, int *eval_mismatches) {
-    check_node(ws, pos, what);
-    int with = nnue_evaluate(pos), psqt_with = nnue_psqt_only(pos);
-    struct Accumulator *acc = pos->accumulator;
-    pos->accumulator = NULL;
-    if (with != nnue_evaluate(pos) || psqt_with != nnue_psqt_only(pos)) (*eval_mismatches)++;
-    pos->accumulator = acc;
+static void edge_check(WalkStats *ws, Accumulator *acc, Position *pos, const char *what, int *eval_mismatches) {
+    check_node(ws, acc, pos, what);
+    int with = nnue_evaluate(pos, acc), psqt_with = nnue_psqt_only(pos, acc);
+    if (with != nnue_evaluate(pos, NULL) || psqt_with != nnue_psqt_only(pos, NULL)) (*eval_mismatches)++;
 }
 
 TEST(nnue, accumulator_backup_edge_cases) {
@@ -458,7 +462,6 @@ TEST(nnue, accumulator_backup_edge_cases) {
         Position *pos = nn_position("8/8/4k3/8/8/3K4/8/7R w - - 0 1");
         CHECK(pos != NULL);
         if (!pos) break;
-        pos->accumulator = acc;
         accumulator_refresh(acc, pos);
         acc->capacity = capacities[c];
         rng_state = 77;
@@ -466,24 +469,24 @@ TEST(nnue, accumulator_backup_edge_cases) {
         int made = 0;
         for (int i = 0; i < 60 && random_move(pos, &m); i++) {
             note_move(&ws, pos, m);
-            pos_make_move(pos, m), made++;
-            edge_check(&ws, pos, "make", &eval_mismatches);
+            nn_make(pos, acc, m), made++;
+            edge_check(&ws, acc, pos, "make", &eval_mismatches);
             if (i == 30) {
                 accumulator_refresh(acc, pos); /* depth restarts at 0 here */
-                edge_check(&ws, pos, "refresh", &eval_mismatches);
+                edge_check(&ws, acc, pos, "refresh", &eval_mismatches);
             }
         }
         int unmade = 0;
         while (made-- > 0) { /* the last 31 unmakes reach below the refresh point */
-            pos_unmake_move(pos), unmade++;
-            edge_check(&ws, pos, "unmake", &eval_mismatches);
+            nn_unmake(pos, acc), unmade++;
+            edge_check(&ws, acc, pos, "unmake", &eval_mismatches);
             if (unmade == 40) { /* play on from below the refresh point, back up to depth 3 */
                 for (int k = 0; k < 14 && random_move(pos, &m); k++) {
                     note_move(&ws, pos, m);
-                    pos_make_move(pos, m);
-                    edge_check(&ws, pos, "replay", &eval_mismatches);
+                    nn_make(pos, acc, m);
+                    edge_check(&ws, acc, pos, "replay", &eval_mismatches);
                 }
-                for (int k = 0; k < 14; k++) pos_unmake_move(pos), edge_check(&ws, pos, "unreplay", &eval_mismatches);
+                for (int k = 0; k < 14; k++) nn_unmake(pos, acc), edge_check(&ws, acc, pos, "unreplay", &eval_mismatches);
             }
         }
         CHECK(acc->depth == -31);
@@ -504,7 +507,6 @@ TEST(nnue, null_move_leaves_accumulator) {
     Position *other = nn_position("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1");
     CHECK(acc && pos && other);
     if (!acc || !pos || !other) return;
-    pos->accumulator = acc;
     accumulator_refresh(acc, pos);
     AccumulatorHalf before[2];
     CHECK(accumulator_halves(acc, pos) != NULL);
@@ -514,7 +516,7 @@ TEST(nnue, null_move_leaves_accumulator) {
     CHECK(accumulator_matches_refresh(acc, pos));
     accumulator_assert_current(acc, pos, "null move");
     /* same pieces, other side to move: equals the evaluation of that position from scratch */
-    CHECK(nnue_evaluate(pos) == nnue_evaluate(other));
+    CHECK(nnue_evaluate(pos, acc) == nnue_evaluate(other, NULL));
     pos_unmake_null(pos);
     CHECK(accumulator_matches_refresh(acc, pos));
     free(pos), free(other);
@@ -560,16 +562,15 @@ TEST(nnue, colour_flip_symmetry) {
         Position *pos = nn_position(symmetry_fens[i]);
         if (!pos) continue;
         pos_flip(pos, flipped);
-        int plain = nnue_evaluate(pos), plain_flipped = nnue_evaluate(flipped);
-        pos->accumulator = acc, accumulator_refresh(acc, pos);
-        flipped->accumulator = acc2, accumulator_refresh(acc2, flipped);
-        int e = nnue_evaluate(pos), ef = nnue_evaluate(flipped);
+        int plain = nnue_evaluate(pos, NULL), plain_flipped = nnue_evaluate(flipped, NULL);
+        accumulator_refresh(acc, pos);
+        accumulator_refresh(acc2, flipped);
+        int e = nnue_evaluate(pos, acc), ef = nnue_evaluate(flipped, acc2);
         CHECK_MSG(e == ef && e == plain && ef == plain_flipped, "%s: %d vs flipped %d (no accumulator %d / %d)",
                   symmetry_fens[i], e, ef, plain, plain_flipped);
-        CHECK(nnue_psqt_only(pos) == nnue_psqt_only(flipped));
+        CHECK(nnue_psqt_only(pos, acc) == nnue_psqt_only(flipped, acc2));
         if (e != last) distinct++;
         last = e;
-        flipped->accumulator = NULL;
         free(pos);
     }
     CHECK_MSG(distinct > SYMMETRY_COUNT / 2, "random net gives too few distinct values (%d)", distinct);
@@ -603,12 +604,11 @@ static void compare_positions_simd_scalar(int *mismatch, int *checked) {
     for (int i = 0; i < PLAYOUT_FEN_COUNT; i++) {
         Position *pos = nn_position(playout_fens[i]);
         if (!pos) continue;
-        pos->accumulator = acc;
         nnue_set_simd(true);
         accumulator_refresh(acc, pos);
         Move m;
         for (int ply = 0; ply < 120 && random_move(pos, &m); ply++) {
-            pos_make_move(pos, m);
+            nn_make(pos, acc, m);
             /* every third ply or so is left uncomputed, so the lazy catch-up spans several plies */
             if (nn_rand() % 3 == 0) continue;
             nnue_set_simd(ply & 1); /* alternate which kernels do the incremental updates */
@@ -622,9 +622,9 @@ static void compare_positions_simd_scalar(int *mismatch, int *checked) {
             nnue_set_simd(false); /* scalar reference refresh */
             accumulator_compute_half(nnue_current_net(), pos, WHITE, &fresh[WHITE]);
             accumulator_compute_half(nnue_current_net(), pos, BLACK, &fresh[BLACK]);
-            int scalar_eval = nnue_evaluate(pos), scalar_psqt = nnue_psqt_only(pos);
+            int scalar_eval = nnue_evaluate(pos, acc), scalar_psqt = nnue_psqt_only(pos, acc);
             nnue_set_simd(true);
-            int simd_eval = nnue_evaluate(pos), simd_psqt = nnue_psqt_only(pos);
+            int simd_eval = nnue_evaluate(pos, acc), simd_psqt = nnue_psqt_only(pos, acc);
             for (int p = 0; p < 2; p++)
                 if (memcmp(fresh[p].values, h[p].values, sizeof fresh[p].values) || fresh[p].psqt != h[p].psqt)
                     (*mismatch)++;
@@ -690,7 +690,7 @@ TEST(nnue, load_refuses_bad_files_and_keeps_net) {
 
     Position *pos[3] = {nn_position(START_FEN), nn_position(symmetry_fens[1]), nn_position(symmetry_fens[6])};
     int before[3];
-    for (int i = 0; i < 3; i++) before[i] = pos[i] ? nnue_evaluate(pos[i]) : 0;
+    for (int i = 0; i < 3; i++) before[i] = pos[i] ? nnue_evaluate(pos[i], NULL) : 0;
 
     struct {
         const char *what, *expect;
@@ -743,7 +743,7 @@ TEST(nnue, load_refuses_bad_files_and_keeps_net) {
         /* the good net is still the one in use */
         CHECK(nnue_is_loaded() && strcmp(nnue_net_name(), name) == 0);
         for (int i = 0; i < 3; i++)
-            if (pos[i]) CHECK_MSG(nnue_evaluate(pos[i]) == before[i], "%s changed the evaluation", cases[c].what);
+            if (pos[i]) CHECK_MSG(nnue_evaluate(pos[i], NULL) == before[i], "%s changed the evaluation", cases[c].what);
         /* the same refusal from memory */
         CHECK(!nnue_load_memory(work, cases[c].size, "mem", err, sizeof err));
     }
@@ -761,7 +761,7 @@ TEST(nnue, load_refuses_bad_files_and_keeps_net) {
         CHECK(strcmp(nnue_net_name(), name) != 0);
         int changed = 0;
         for (int i = 0; i < 3; i++)
-            if (pos[i] && nnue_evaluate(pos[i]) != before[i]) changed++;
+            if (pos[i] && nnue_evaluate(pos[i], NULL) != before[i]) changed++;
         CHECK(changed > 0);
     }
     for (int i = 0; i < 3; i++) free(pos[i]);
@@ -815,12 +815,11 @@ TEST(nnue, psqt_classical_hand_sums) {
     for (size_t c = 0; acc && c < sizeof cases / sizeof cases[0]; c++) {
         Position *pos = nn_position(cases[c].fen);
         if (!pos) continue;
-        pos->accumulator = acc;
         accumulator_refresh(acc, pos);
         NnueParts parts;
         nnue_evaluate_parts(pos, &parts);
-        CHECK_MSG(nnue_evaluate(pos) == cases[c].cp && nnue_psqt_only(pos) == cases[c].cp && parts.hidden_units == 0,
-                  "%s: eval %d psqt %d hidden %d, want %d", cases[c].fen, nnue_evaluate(pos), nnue_psqt_only(pos),
+        CHECK_MSG(nnue_evaluate(pos, acc) == cases[c].cp && nnue_psqt_only(pos, acc) == cases[c].cp && parts.hidden_units == 0,
+                  "%s: eval %d psqt %d hidden %d, want %d", cases[c].fen, nnue_evaluate(pos, acc), nnue_psqt_only(pos, acc),
                   parts.hidden_units, cases[c].cp);
         free(pos);
     }
@@ -830,12 +829,11 @@ TEST(nnue, psqt_classical_hand_sums) {
     for (int i = 0; acc && i < PLAYOUT_FEN_COUNT; i++) {
         Position *pos = nn_position(playout_fens[i]);
         if (!pos) continue;
-        pos->accumulator = acc;
         accumulator_refresh(acc, pos);
         Move m;
         for (int ply = 0; ply < 100 && random_move(pos, &m); ply++, n++) {
-            pos_make_move(pos, m);
-            if (nnue_evaluate(pos) != hand_sum(pos)) bad++;
+            nn_make(pos, acc, m);
+            if (nnue_evaluate(pos, acc) != hand_sum(pos)) bad++;
         }
         free(pos);
     }
@@ -854,7 +852,7 @@ TEST(nnue, net_init_command_writes_loadable_nets) {
     CHECK(net_init_main(4, argv1) == 0);
     CHECK_MSG(nnue_load_file(path, err, sizeof err), "%s", err);
     Position *pos = nn_position("4k3/1P6/8/8/8/8/r7/4K3 b - - 0 1");
-    if (pos) CHECK(nnue_evaluate(pos) == 385);
+    if (pos) CHECK(nnue_evaluate(pos, NULL) == 385);
     /* same seed, same bytes */
     char *argv2[] = {"--seed", "7", "--out", seed_path};
     CHECK(net_init_main(4, argv2) == 0);
@@ -883,16 +881,16 @@ TEST(nnue, no_net_means_zero_and_trace_says_so) {
     CHECK(strcmp(nnue_net_name(), "none") == 0);
     Position *pos = nn_position(START_FEN);
     if (!pos) return;
-    CHECK(nnue_evaluate(pos) == 0 && nnue_psqt_only(pos) == 0);
-    /* make/unmake with an accumulator attached but no net must be harmless */
+    /* make/unmake followed by an accumulator but no net must be harmless */
     Accumulator *acc = accumulator_create();
-    pos->accumulator = acc;
     accumulator_refresh(acc, pos);
+    CHECK(nnue_evaluate(pos, NULL) == 0 && nnue_psqt_only(pos, NULL) == 0);
+    CHECK(nnue_evaluate(pos, acc) == 0 && nnue_psqt_only(pos, acc) == 0);
     Move m;
     rng_state = 5;
     int made = 0;
-    while (made < 20 && random_move(pos, &m)) pos_make_move(pos, m), made++;
-    while (made-- > 0) pos_unmake_move(pos);
+    while (made < 20 && random_move(pos, &m)) nn_make(pos, acc, m), made++;
+    while (made-- > 0) nn_unmake(pos, acc);
     CHECK(acc->depth == 0);
     char *text = NULL;
     size_t len = 0;
@@ -925,16 +923,13 @@ TEST(nnue, stale_accumulator_after_net_change_is_not_used) {
     Position *pos = nn_position(symmetry_fens[5]);
     CHECK(acc && pos);
     if (!acc || !pos) return;
-    pos->accumulator = acc;
     accumulator_refresh(acc, pos);
     CHECK(install_random_net(62));
     CHECK(!accumulator_matches_refresh(acc, pos));
-    int with_stale = nnue_evaluate(pos), psqt_stale = nnue_psqt_only(pos);
-    pos->accumulator = NULL;
-    CHECK(with_stale == nnue_evaluate(pos) && psqt_stale == nnue_psqt_only(pos));
-    pos->accumulator = acc;
+    int with_stale = nnue_evaluate(pos, acc), psqt_stale = nnue_psqt_only(pos, acc);
+    CHECK(with_stale == nnue_evaluate(pos, NULL) && psqt_stale == nnue_psqt_only(pos, NULL));
     accumulator_refresh(acc, pos);
-    CHECK(accumulator_matches_refresh(acc, pos) && nnue_evaluate(pos) == with_stale);
+    CHECK(accumulator_matches_refresh(acc, pos) && nnue_evaluate(pos, acc) == with_stale);
     free(pos);
     accumulator_destroy(acc);
     nnue_unload();
@@ -955,17 +950,16 @@ TEST(nnue, eager_updates_match_refresh_at_every_node) {
     for (int i = 0; i < PLAYOUT_FEN_COUNT; i++) {
         Position *pos = nn_position(playout_fens[i]);
         if (!pos) continue;
-        pos->accumulator = acc;
         accumulator_refresh(acc, pos);
         int made = 0;
         for (int step = 0; step < 400; step++) {
             Move m;
-            if (made > 0 && (made >= 30 || nn_rand() % 3 == 0)) pos_unmake_move(pos), made--;
-            else if (random_move(pos, &m)) note_move(&ws, pos, m), pos_make_move(pos, m), made++;
-            else if (made > 0) pos_unmake_move(pos), made--;
+            if (made > 0 && (made >= 30 || nn_rand() % 3 == 0)) nn_unmake(pos, acc), made--;
+            else if (random_move(pos, &m)) note_move(&ws, pos, m), nn_make(pos, acc, m), made++;
+            else if (made > 0) nn_unmake(pos, acc), made--;
             const AccumulatorEntry *e = &acc->stack[acc->depth];
             if (!(e->computed[WHITE] && e->computed[BLACK])) not_computed++;
-            check_node(&ws, pos, "eager");
+            check_node(&ws, acc, pos, "eager");
         }
         free(pos);
     }

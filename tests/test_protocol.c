@@ -166,7 +166,6 @@ static int run_engine(const char *const *args, const char *input, char *output, 
 /* The move after "bestmove " / "move " must be legal in fen + moves. */
 static bool legal_in(const char *fen, const char *moves, const char *move_text) {
     static Position pos;
-    pos.accumulator = NULL;
     if (!pos_set_fen(&pos, fen, NULL, 0)) return false;
     char copy[1024];
     snprintf(copy, sizeof copy, "%s", moves ? moves : "");

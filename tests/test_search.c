@@ -24,7 +24,6 @@
 static SearchResult search_fen(const char *fen, int depth, char *err) {
     static Position pos;
     SearchResult none = {0};
-    pos.accumulator = NULL;
     if (!pos_set_fen(&pos, fen, err, 128)) return none;
     SearchLimits limits;
     search_limits_clear(&limits);
@@ -90,7 +89,6 @@ TEST(search, repetition_is_a_draw) {
      * third time: searched alone, that move must score exactly 0. */
     static Position pos;
     char err[128];
-    pos.accumulator = NULL;
     CHECK(pos_set_fen(&pos, "r3k3/8/8/8/8/8/8/R3K3 w - - 0 1", err, sizeof err));
     const char *moves[] = {"a1a2", "a8a7", "a2a1", "a7a8", "a1a2", "a8a7", "a2a1"};
     for (int i = 0; i < 7; i++) {
@@ -162,7 +160,6 @@ TEST(search, short_searches_return_legal_moves) {
         if (!semi) continue;
         *semi = 0;
         for (int variant = 0; variant < 2; variant++) {
-            pos.accumulator = NULL;
             if (!pos_set_fen(&pos, line, err, sizeof err)) continue;
             for (int k = 0; variant && k < 6; k++) { /* a random descendant */
                 MoveList l;
@@ -188,7 +185,6 @@ TEST(search, short_searches_return_legal_moves) {
 TEST(search, multipv_and_searchmoves) {
     static Position pos;
     char err[128];
-    pos.accumulator = NULL;
     CHECK(pos_set_fen(&pos, START_FEN, err, sizeof err));
     SearchLimits limits;
     search_limits_clear(&limits);

@@ -84,7 +84,6 @@ TEST(train, features_match_the_engine_listing) {
     char err[256];
     CHECK(train_data_load(&data, test_data(), 0.0, NULL, err, sizeof err));
     Position *pos = malloc(sizeof *pos);
-    pos->accumulator = NULL;
     for (size_t i = 0; i < data.count; i += 7) {
         RecordPosition rp;
         CHECK(record_decode(&data.records[i], &rp));
@@ -145,7 +144,6 @@ TEST(train, training_lowers_loss_and_export_matches_float) {
 
     /* train -> export -> load -> evaluate gives the same numbers twice */
     Position *pos = malloc(sizeof *pos);
-    pos->accumulator = NULL;
     TrainData data;
     CHECK(train_data_load(&data, test_data(), 0.0, NULL, err, sizeof err));
     int evals[2][64];
@@ -401,7 +399,6 @@ TEST(train, exported_net_tells_whose_king_is_whose) {
     Position *pos = malloc(sizeof *pos);
     CHECK(f && pos);
     if (!f || !pos) return;
-    pos->accumulator = NULL;
     uint32_t game = 0;
     for (int copy = 0; copy < 64; copy++)
         for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
