@@ -9,8 +9,8 @@
  * below, by applying the recorded changes of every ply in between in one pass, or, when the
  * perspective's king moved on the way, from the refresh cache (one remembered half per own
  * king square, brought to the current board by the piece difference). Null moves need no
- * call (nothing on the board changes). The struct is public only for nnue.c and tests; treat
- * it as opaque. */
+ * call (nothing on the board changes). The struct is public for nnue.c and tests; callers
+ * other than those only set `eager`. */
 #ifndef SQUALL_ACCUMULATOR_H
 #define SQUALL_ACCUMULATOR_H
 
