@@ -443,7 +443,7 @@ TEST(nnue, accumulator_wraps_consistently) {
 /* The stack's edges: too few entries (1 and 8: lines run past the end and come back), a
  * refresh in the middle of a line, then unmaking 31 moves past it and playing on from there.
  * Wherever the stack has no entry the evaluation must come from scratch, so it is compared
- * with the evaluation of a detached copy of the board too. */
+ * with an evaluation from scratch (no accumulator) too. */
 static void edge_check(WalkStats *ws, Accumulator *acc, Position *pos, const char *what, int *eval_mismatches) {
     check_node(ws, acc, pos, what);
     int with = nnue_evaluate(pos, acc), psqt_with = nnue_psqt_only(pos, acc);
@@ -494,7 +494,7 @@ TEST(nnue, accumulator_backup_edge_cases) {
         free(pos);
     }
     CHECK_MSG(ws.mismatches == 0, "%d of %d nodes differ, first %s", ws.mismatches, ws.nodes, ws.first_bad);
-    CHECK_MSG(eval_mismatches == 0, "%d evaluations differ from a detached board's", eval_mismatches);
+    CHECK_MSG(eval_mismatches == 0, "%d evaluations differ from scratch evaluations", eval_mismatches);
     CHECK(ws.king_moves > 20);
     accumulator_destroy(acc);
     nnue_unload();
