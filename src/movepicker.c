@@ -23,7 +23,6 @@ void movepicker_init(MovePicker *mp, const Position *pos, const History *history
     mp->killers[0] = killers[0];
     mp->killers[1] = killers[1];
     mp->counter = counter;
-    mp->quiescence = false;
     mp->bad_count = mp->bad_index = 0;
     mp->stage = pos_in_check(pos) ? STAGE_EVASION_TT : STAGE_TT;
 }
@@ -31,7 +30,6 @@ void movepicker_init(MovePicker *mp, const Position *pos, const History *history
 void movepicker_init_qsearch(MovePicker *mp, const Position *pos, const History *history, Move tt_move) {
     static const Move no_killers[2] = {MOVE_NONE, MOVE_NONE};
     movepicker_init(mp, pos, history, MOVE_NONE, no_killers, MOVE_NONE, NULL, NULL);
-    mp->quiescence = true;
     bool in_check = pos_in_check(pos);
     if (tt_move && pos_is_pseudo_legal(pos, tt_move) && (in_check || pos_is_capture(pos, tt_move) ||
                                                           (move_kind(tt_move) == MOVE_PROMOTION && move_promo_type(tt_move) == QUEEN)))

@@ -11,7 +11,6 @@ typedef struct {
     const int16_t (*cont[2])[SQUARE_NB]; /* continuation tables of the last two plies */
     Move tt_move, killers[2], counter;
     int stage;
-    bool quiescence;
     MoveList list;
     int scores[MAX_MOVES];
     int index;

@@ -55,6 +55,37 @@ struct SearchThread {
     EvalStats eval_stats;
 };
 
+/* What the pruning, extension and reduction helpers know about the node being searched.
+ * alpha rises as moves fail high and depth drops by internal iterative reduction, so the
+ * helpers see the node as it stands when they are asked. */
+typedef struct {
+    Stack *ss;
+    int alpha, beta, depth, ply;
+    bool pv_node, cut_node, root, in_check;
+    int eval;           /* static evaluation, refined by the TT score when its bound allows */
+    bool improving;     /* static evaluation above the one two plies earlier */
+    bool tt_hit;
+    TTHit tt;           /* all zero without a hit */
+    int tt_score;       /* ply-adjusted; SCORE_NONE without a hit or a stored score */
+    Move tt_move;       /* at the root, the best move of the previous iteration */
+    bool tt_pv;         /* a PV node now, or when the TT entry was stored */
+    Move excluded;      /* singular verification: the move left out of this search */
+} SearchNode;
+
+/* One move of the move loop, as the pruning and reduction helpers see it. */
+typedef struct {
+    Move move;
+    int number;         /* 1 for the first move searched at the node */
+    bool quiet, gives_check;
+    int history;        /* butterfly + continuation history of a quiet, else 0 */
+} MoveInfo;
+
+/* Moves searched at the node that did not become its best: they get the malus on a cutoff. */
+typedef struct {
+    Move quiets[QUIETS_TRACKED_MAX], captures[CAPTURES_TRACKED_MAX];
+    int quiet_count, capture_count;
+} TriedMoves;
+
 static int lmr_table[MAX_PLY][MAX_MOVES];
 
 /* ---------- small helpers ---------- */
@@ -143,21 +174,20 @@ static void update_capture_history(SearchThread *t, Move m, int bonus) {
     history_update(&t->history->capture[pc][move_to(m)][victim], bonus, HISTORY_MAX);
 }
 
-static void update_on_cutoff(SearchThread *t, Stack *ss, Move best, int depth, const Move *quiets, int quiet_count,
-                             const Move *captures, int capture_count) {
+static void update_on_cutoff(SearchThread *t, Stack *ss, Move best, int depth, const TriedMoves *tried) {
     int bonus = history_bonus(depth);
     if (is_quiet(&t->pos, best)) {
         if (ss->killers[0] != best) ss->killers[1] = ss->killers[0], ss->killers[0] = best;
         Stack *prev = ss - 1;
         if (prev->move && prev->move != MOVE_NULL) t->history->countermove[prev->moved_piece][move_to(prev->move)] = best;
         update_quiet_history(t, ss, best, bonus);
-        for (int i = 0; i < quiet_count; i++)
-            if (quiets[i] != best) update_quiet_history(t, ss, quiets[i], -bonus);
+        for (int i = 0; i < tried->quiet_count; i++)
+            if (tried->quiets[i] != best) update_quiet_history(t, ss, tried->quiets[i], -bonus);
     } else {
         update_capture_history(t, best, bonus);
     }
-    for (int i = 0; i < capture_count; i++)
-        if (captures[i] != best) update_capture_history(t, captures[i], -bonus);
+    for (int i = 0; i < tried->capture_count; i++)
+        if (tried->captures[i] != best) update_capture_history(t, tried->captures[i], -bonus);
 }
 
 /* ---------- quiescence ---------- */
@@ -229,53 +259,57 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta, int ply) {
 
 /* ---------- pruning steps before the move loop ---------- */
 
-static bool reverse_futility_prunes(int depth, int eval, int beta, bool improving) {
-    return depth <= RFP_MAX_DEPTH && eval < SCORE_MATE_IN_MAX && eval - RFP_MARGIN * (depth - improving) >= beta;
+static bool reverse_futility_prunes(const SearchNode *n) {
+    return n->depth <= RFP_MAX_DEPTH && n->eval < SCORE_MATE_IN_MAX && n->eval - RFP_MARGIN * (n->depth - n->improving) >= n->beta;
 }
 
-static bool razoring_applies(int depth, int eval, int alpha) {
-    return depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth < alpha;
+static bool razoring_applies(const SearchNode *n) {
+    return n->depth <= RAZOR_MAX_DEPTH && n->eval + RAZOR_MARGIN * n->depth < n->alpha;
 }
 
-static bool null_move_allowed(const SearchThread *t, const Stack *ss, int depth, int eval, int beta, int ply) {
-    return depth >= NMP_MIN_DEPTH && eval >= beta && ss->static_eval >= beta && (ss - 1)->move != MOVE_NULL
-        && ply >= t->nmp_min_ply && pos_non_pawn_material(&t->pos, t->pos.side) && beta > -SCORE_MATE_IN_MAX;
+static bool null_move_allowed(const SearchThread *t, const SearchNode *n) {
+    return n->depth >= NMP_MIN_DEPTH && n->eval >= n->beta && n->ss->static_eval >= n->beta && (n->ss - 1)->move != MOVE_NULL
+        && n->ply >= t->nmp_min_ply && pos_non_pawn_material(&t->pos, t->pos.side) && n->beta > -SCORE_MATE_IN_MAX;
 }
 
 static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bool cut_node, int ply);
 
 /* Returns a score >= beta when the null move (verified at high depth) fails high, else SCORE_NONE. */
-static int try_null_move(SearchThread *t, Stack *ss, int depth, int eval, int beta, bool cut_node, int ply) {
-    int eval_margin = (eval - beta) / NMP_EVAL_DIVISOR;
-    int r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + (eval_margin < NMP_EVAL_REDUCTION_MAX ? eval_margin : NMP_EVAL_REDUCTION_MAX);
+static int try_null_move(SearchThread *t, const SearchNode *n) {
+    Stack *ss = n->ss;
+    int eval_margin = (n->eval - n->beta) / NMP_EVAL_DIVISOR;
+    int r = NMP_BASE_REDUCTION + n->depth / NMP_DEPTH_DIVISOR + (eval_margin < NMP_EVAL_REDUCTION_MAX ? eval_margin : NMP_EVAL_REDUCTION_MAX);
     ss->move = MOVE_NULL;
     ss->moved_piece = NO_PIECE;
     ss->cont = sentinel_cont(t);
     pos_make_null(&t->pos);
-    int score = -search(t, ss + 1, -beta, -beta + 1, depth - r, !cut_node, ply + 1);
+    int score = -search(t, ss + 1, -n->beta, -n->beta + 1, n->depth - r, !n->cut_node, n->ply + 1);
     pos_unmake_null(&t->pos);
-    if (stopped(t->shared) || score < beta) return SCORE_NONE;
-    if (score >= SCORE_MATE_IN_MAX) score = beta;
-    if (depth < NMP_VERIFY_DEPTH || t->nmp_min_ply) return score;
+    if (stopped(t->shared) || score < n->beta) return SCORE_NONE;
+    if (score >= SCORE_MATE_IN_MAX) score = n->beta;
+    if (n->depth < NMP_VERIFY_DEPTH || t->nmp_min_ply) return score;
     /* zugzwang guard: search again without null moves for the next plies */
-    t->nmp_min_ply = ply + NMP_VERIFY_PLY_PERCENT * (depth - r) / 100;
-    int verify = search(t, ss, beta - 1, beta, depth - r, false, ply);
+    t->nmp_min_ply = n->ply + NMP_VERIFY_PLY_PERCENT * (n->depth - r) / 100;
+    int verify = search(t, ss, n->beta - 1, n->beta, n->depth - r, false, n->ply);
     t->nmp_min_ply = 0;
-    return verify >= beta ? score : SCORE_NONE;
+    return verify >= n->beta ? score : SCORE_NONE;
 }
 
 /* ---------- pruning steps inside the move loop ---------- */
 
-static int lmp_limit(int depth, bool improving) { return (LMP_BASE + depth * depth) / (improving ? 1 : LMP_NOT_IMPROVING_DIVISOR); }
-
-static bool futility_prunes_quiets(int depth, int eval, int alpha) {
-    return depth <= FUTILITY_MAX_DEPTH && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
+static bool late_move_prunes(const SearchNode *n, const MoveInfo *mi) {
+    int limit = (LMP_BASE + n->depth * n->depth) / (n->improving ? 1 : LMP_NOT_IMPROVING_DIVISOR);
+    return n->depth <= LMP_MAX_DEPTH && mi->number >= limit;
 }
 
-static bool see_prunes(const Position *pos, Move m, int depth, bool quiet) {
-    if (depth > SEE_MAX_DEPTH) return false;
-    int threshold = quiet ? -SEE_QUIET_MARGIN * depth : -SEE_NOISY_MARGIN * depth * depth;
-    return !see_at_least(pos, m, threshold);
+static bool futility_prunes_quiets(const SearchNode *n) {
+    return n->depth <= FUTILITY_MAX_DEPTH && n->ss->static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * n->depth <= n->alpha;
+}
+
+static bool see_prunes(const Position *pos, const SearchNode *n, const MoveInfo *mi) {
+    if (n->depth > SEE_MAX_DEPTH) return false;
+    int threshold = mi->quiet ? -SEE_QUIET_MARGIN * n->depth : -SEE_NOISY_MARGIN * n->depth * n->depth;
+    return !see_at_least(pos, mi->move, threshold);
 }
 
 static bool root_move_allowed(const SearchThread *t, Move m) {
@@ -290,219 +324,226 @@ static RootMove *find_root_move(SearchThread *t, Move m) {
     return NULL;
 }
 
+/* The TT move is a singular-extension candidate when its entry is a deep enough lower bound
+ * that is not a mate score. */
+static bool singular_candidate(const SearchNode *n, Move m) {
+    return !n->root && m == n->tt_move && n->depth >= SINGULAR_MIN_DEPTH && !n->excluded
+        && n->tt.depth >= n->depth - SINGULAR_TT_DEPTH_MARGIN && (n->tt.bound & BOUND_LOWER) && n->tt_score != SCORE_NONE
+        && abs(n->tt_score) < SCORE_MATE_IN_MAX && n->ply < SINGULAR_MAX_PLY_PER_DEPTH * n->depth + SINGULAR_MAX_PLY_BASE;
+}
+
 /* Singular extension: is the TT move much better than every alternative? Returns the
  * extension, or sets *multicut when even the alternatives beat beta. */
-static int singular_extension(SearchThread *t, Stack *ss, Move m, const TTHit *tt, int tt_score, int depth, int beta,
-                              bool cut_node, int ply, bool pv_node, int *multicut) {
-    int singular_beta = tt_score - SINGULAR_MARGIN * depth;
-    ss->excluded = m;
-    int score = search(t, ss, singular_beta - 1, singular_beta, (depth - 1) / SINGULAR_DEPTH_DIVISOR, cut_node, ply);
-    ss->excluded = MOVE_NONE;
-    (void)tt;
-    if (score < singular_beta) return !pv_node && score < singular_beta - DOUBLE_EXTENSION_MARGIN ? 2 : 1;
-    if (singular_beta >= beta) {
+static int singular_extension(SearchThread *t, const SearchNode *n, Move m, int *multicut) {
+    int singular_beta = n->tt_score - SINGULAR_MARGIN * n->depth;
+    n->ss->excluded = m;
+    int score = search(t, n->ss, singular_beta - 1, singular_beta, (n->depth - 1) / SINGULAR_DEPTH_DIVISOR, n->cut_node, n->ply);
+    n->ss->excluded = MOVE_NONE;
+    if (score < singular_beta) return !n->pv_node && score < singular_beta - DOUBLE_EXTENSION_MARGIN ? 2 : 1;
+    if (singular_beta >= n->beta) {
         *multicut = singular_beta;
         return 0;
     }
-    if (tt_score >= beta) return -1;
+    if (n->tt_score >= n->beta) return -1;
     return 0;
 }
 
-static int late_move_reduction(const SearchThread *t, const Stack *ss, Move m, int depth, int move_count, bool pv_node,
-                               bool cut_node, bool improving, bool quiet, int hist, bool gives_check, bool tt_pv) {
-    (void)t;
-    int r = lmr_table[depth < MAX_PLY ? depth : MAX_PLY - 1][move_count < MAX_MOVES ? move_count : MAX_MOVES - 1];
-    if (!quiet) r /= LMR_NOISY_DIVISOR;
-    r += LMR_NON_PV * !pv_node + LMR_CUT_NODE * cut_node - LMR_IMPROVING * improving - LMR_GIVES_CHECK * gives_check
-       - LMR_TT_PV * tt_pv;
-    if (quiet) {
-        r -= hist / LMR_HISTORY_DIVISOR;
-        if (m == ss->killers[0] || m == ss->killers[1]) r -= LMR_KILLER;
+/* Plies to add to the move's depth: singular extension of the TT move, else one for a check
+ * while the line is not yet much longer than the iteration's depth. */
+static int extension(SearchThread *t, const SearchNode *n, const MoveInfo *mi, int *multicut) {
+    if (singular_candidate(n, mi->move)) return singular_extension(t, n, mi->move, multicut);
+    return mi->gives_check && n->ply < CHECK_EXTENSION_PLY_PER_DEPTH * t->root_depth;
+}
+
+static int late_move_reduction(const SearchNode *n, const MoveInfo *mi) {
+    int r = lmr_table[n->depth < MAX_PLY ? n->depth : MAX_PLY - 1][mi->number < MAX_MOVES ? mi->number : MAX_MOVES - 1];
+    if (!mi->quiet) r /= LMR_NOISY_DIVISOR;
+    r += LMR_NON_PV * !n->pv_node + LMR_CUT_NODE * n->cut_node - LMR_IMPROVING * n->improving
+       - LMR_GIVES_CHECK * mi->gives_check - LMR_TT_PV * n->tt_pv;
+    if (mi->quiet) {
+        r -= mi->history / LMR_HISTORY_DIVISOR;
+        if (mi->move == n->ss->killers[0] || mi->move == n->ss->killers[1]) r -= LMR_KILLER;
     }
     return r;
 }
 
 /* ---------- main search ---------- */
 
+/* Fills the node's TT fields; true when the stored bound already decides a non-PV node. */
+static bool probe_tt(SearchThread *t, SearchNode *n) {
+    const Position *pos = &t->pos;
+    n->tt_hit = !n->excluded && tt_probe(t->shared->tt, pos_key(pos), &n->tt);
+    n->tt_score = n->tt_hit ? score_from_tt(n->tt.score, n->ply) : SCORE_NONE;
+    n->tt_move = n->root ? t->root_moves[t->pv_index].move : n->tt_hit ? n->tt.move : MOVE_NONE;
+    n->tt_pv = n->pv_node || (n->tt_hit && n->tt.pv);
+    return !n->pv_node && n->tt_hit && n->tt.depth >= n->depth && n->tt_score != SCORE_NONE
+        && (n->tt.bound == BOUND_EXACT || (n->tt.bound == BOUND_LOWER && n->tt_score >= n->beta)
+            || (n->tt.bound == BOUND_UPPER && n->tt_score <= n->alpha));
+}
+
+/* Static evaluation (from the TT when stored) and improving; eval is refined by the TT score. */
+static void evaluate_position(SearchThread *t, SearchNode *n) {
+    Stack *ss = n->ss;
+    if (n->in_check) {
+        n->eval = ss->static_eval = SCORE_NONE;
+        return;
+    }
+    if (n->excluded) {
+        n->eval = ss->static_eval; /* same node, already evaluated */
+    } else {
+        ss->static_eval = n->eval = n->tt_hit && n->tt.eval != SCORE_NONE ? n->tt.eval : evaluate_node(t, n->alpha, n->beta);
+        if (n->tt_hit && n->tt_score != SCORE_NONE && (n->tt.bound & (n->tt_score > n->eval ? BOUND_LOWER : BOUND_UPPER)))
+            n->eval = n->tt_score;
+        if (!n->tt_hit) tt_store(t->shared->tt, pos_key(&t->pos), MOVE_NONE, SCORE_NONE, ss->static_eval, -1, BOUND_NONE, n->tt_pv);
+    }
+    int past = (ss - 2)->static_eval != SCORE_NONE ? (ss - 2)->static_eval : (ss - 4)->static_eval;
+    n->improving = past == SCORE_NONE || ss->static_eval > past;
+}
+
+static void update_root_move(SearchThread *t, const SearchNode *n, Move m, int move_number, int score) {
+    RootMove *rm = find_root_move(t, m);
+    if (move_number == 1 || score > n->alpha) {
+        rm->score = score;
+        rm->bound = score >= n->beta ? BOUND_LOWER : BOUND_EXACT;
+        rm->seldepth = t->seldepth;
+        rm->pv[0] = m;
+        rm->pv_length = 1;
+        for (int i = 0; i < (n->ss + 1)->pv_length && rm->pv_length < MAX_PLY; i++) rm->pv[rm->pv_length++] = (n->ss + 1)->pv[i];
+    } else {
+        rm->score = -SCORE_INFINITE;
+    }
+}
+
 static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bool cut_node, int ply) {
     Position *pos = &t->pos;
     SearchShared *shared = t->shared;
-    bool pv_node = beta - alpha > 1, root = ply == 0;
     if (depth <= 0) return qsearch(t, ss, alpha, beta, ply);
+    SearchNode n = {.ss = ss, .alpha = alpha, .beta = beta, .depth = depth, .ply = ply,
+                    .pv_node = beta - alpha > 1, .cut_node = cut_node, .root = ply == 0};
 
     count_node(t);
     check_limits(t);
     if (ply > t->seldepth) t->seldepth = ply;
     ss->pv_length = 0;
-    if (!root) {
+    if (!n.root) {
         if (stopped(shared)) return 0;
         if (pos_is_draw_by_rule(pos, ply) || pos_insufficient_material(pos)) {
             /* a checkmate on the 100th ply still counts as mate */
             if (pos_rule50(pos) >= 100 && pos_in_check(pos) && count_legal_moves(pos) == 0) return -SCORE_MATE + ply;
             return 0;
         }
-        if (ply >= MAX_PLY - 1) return pos_in_check(pos) ? 0 : evaluate_node(t, alpha, beta);
+        if (ply >= MAX_PLY - 1) return pos_in_check(pos) ? 0 : evaluate_node(t, n.alpha, n.beta);
         /* mate distance pruning: no line can beat a mate already found closer to the root */
         int mated = -SCORE_MATE + ply, mating = SCORE_MATE - ply - 1;
-        if (alpha < mated) alpha = mated;
-        if (beta > mating) beta = mating;
-        if (alpha >= beta) return alpha;
+        if (n.alpha < mated) n.alpha = mated;
+        if (n.beta > mating) n.beta = mating;
+        if (n.alpha >= n.beta) return n.alpha;
     }
     (ss + 1)->killers[0] = (ss + 1)->killers[1] = MOVE_NONE;
     (ss + 1)->excluded = MOVE_NONE;
-    Move excluded = ss->excluded;
+    n.excluded = ss->excluded;
 
-    TTHit tt = {0};
-    bool tt_hit = !excluded && tt_probe(shared->tt, pos_key(pos), &tt);
-    int tt_score = tt_hit ? score_from_tt(tt.score, ply) : SCORE_NONE;
-    Move tt_move = root ? t->root_moves[t->pv_index].move : tt_hit ? tt.move : MOVE_NONE;
-    bool tt_pv = pv_node || (tt_hit && tt.pv);
-    if (!pv_node && tt_hit && tt.depth >= depth && tt_score != SCORE_NONE &&
-        (tt.bound == BOUND_EXACT || (tt.bound == BOUND_LOWER && tt_score >= beta) || (tt.bound == BOUND_UPPER && tt_score <= alpha))) {
-        if (tt_move && tt_score >= beta && is_quiet(pos, tt_move) && pos_is_pseudo_legal(pos, tt_move))
-            update_quiet_history(t, ss, tt_move, history_bonus(depth));
-        return tt_score;
+    if (probe_tt(t, &n)) {
+        if (n.tt_move && n.tt_score >= n.beta && is_quiet(pos, n.tt_move) && pos_is_pseudo_legal(pos, n.tt_move))
+            update_quiet_history(t, ss, n.tt_move, history_bonus(n.depth));
+        return n.tt_score;
     }
 
-    bool in_check = pos_in_check(pos);
-    int eval;
-    bool improving = false;
-    if (in_check) {
-        eval = ss->static_eval = SCORE_NONE;
-    } else if (excluded) {
-        eval = ss->static_eval; /* same node, already evaluated */
-    } else {
-        ss->static_eval = eval = tt_hit && tt.eval != SCORE_NONE ? tt.eval : evaluate_node(t, alpha, beta);
-        if (tt_hit && tt_score != SCORE_NONE && (tt.bound & (tt_score > eval ? BOUND_LOWER : BOUND_UPPER))) eval = tt_score;
-        if (!tt_hit) tt_store(shared->tt, pos_key(pos), MOVE_NONE, SCORE_NONE, ss->static_eval, -1, BOUND_NONE, tt_pv);
-    }
-    if (!in_check) {
-        int past = (ss - 2)->static_eval != SCORE_NONE ? (ss - 2)->static_eval : (ss - 4)->static_eval;
-        improving = past == SCORE_NONE || ss->static_eval > past;
-    }
+    n.in_check = pos_in_check(pos);
+    evaluate_position(t, &n);
 
-    if (!pv_node && !in_check && !excluded) {
-        if (reverse_futility_prunes(depth, eval, beta, improving)) return eval;
-        if (razoring_applies(depth, eval, alpha)) {
-            int score = qsearch(t, ss, alpha, alpha + 1, ply);
-            if (score <= alpha) return score;
+    if (!n.pv_node && !n.in_check && !n.excluded) {
+        if (reverse_futility_prunes(&n)) return n.eval;
+        if (razoring_applies(&n)) {
+            int score = qsearch(t, ss, n.alpha, n.alpha + 1, ply);
+            if (score <= n.alpha) return score;
         }
-        if (null_move_allowed(t, ss, depth, eval, beta, ply)) {
-            int score = try_null_move(t, ss, depth, eval, beta, cut_node, ply);
+        if (null_move_allowed(t, &n)) {
+            int score = try_null_move(t, &n);
             if (score != SCORE_NONE) return score;
         }
     }
 
     /* internal iterative reduction: without a TT move this node is probably less important */
-    if (!tt_move && depth >= IIR_MIN_DEPTH && (pv_node || cut_node)) depth--;
+    if (!n.tt_move && n.depth >= IIR_MIN_DEPTH && (n.pv_node || n.cut_node)) n.depth--;
 
     Stack *prev = ss - 1;
     Move counter = prev->move && prev->move != MOVE_NULL ? t->history->countermove[prev->moved_piece][move_to(prev->move)] : MOVE_NONE;
     MovePicker mp;
-    movepicker_init(&mp, pos, t->history, tt_move, ss->killers, counter, (ss - 1)->cont, (ss - 2)->cont);
+    movepicker_init(&mp, pos, t->history, n.tt_move, ss->killers, counter, (ss - 1)->cont, (ss - 2)->cont);
 
-    int best = -SCORE_INFINITE, move_count = 0, quiet_count = 0, capture_count = 0;
+    int best = -SCORE_INFINITE, move_count = 0;
     Move best_move = MOVE_NONE, m;
-    Move quiets[QUIETS_TRACKED_MAX], captures[CAPTURES_TRACKED_MAX];
+    TriedMoves tried;
+    tried.quiet_count = tried.capture_count = 0;
     bool skip_quiets = false;
     while ((m = movepicker_next(&mp, skip_quiets)) != MOVE_NONE) {
-        if (m == excluded) continue;
-        if (root && !root_move_allowed(t, m)) continue;
-        move_count++;
+        if (m == n.excluded) continue;
+        if (n.root && !root_move_allowed(t, m)) continue;
         uint64_t key_guess = pos_key_after_approx(pos, m);
         tt_prefetch(shared->tt, key_guess); /* the pruning checks hide the latency */
-        bool quiet = is_quiet(pos, m);
-        bool gives_check = pos_gives_check(pos, m);
         int pc = pos->board[move_from(m)];
-        int hist = quiet ? t->history->butterfly[pos->side][move_from(m) * 64 + move_to(m)]
-                             + (ss - 1)->cont[pc][move_to(m)] + (ss - 2)->cont[pc][move_to(m)]
-                         : 0;
+        MoveInfo mi = {.move = m, .number = ++move_count, .quiet = is_quiet(pos, m), .gives_check = pos_gives_check(pos, m)};
+        if (mi.quiet)
+            mi.history = t->history->butterfly[pos->side][move_from(m) * 64 + move_to(m)] + (ss - 1)->cont[pc][move_to(m)]
+                       + (ss - 2)->cont[pc][move_to(m)];
 
-        if (!root && best > -SCORE_MATE_IN_MAX && pos_non_pawn_material(pos, pos->side)) {
-            if (quiet && !in_check) {
-                if (depth <= LMP_MAX_DEPTH && move_count >= lmp_limit(depth, improving)) {
-                    skip_quiets = true;
-                    continue;
-                }
-                if (!gives_check && futility_prunes_quiets(depth, ss->static_eval, alpha)) {
-                    skip_quiets = true;
-                    continue;
-                }
+        if (!n.root && best > -SCORE_MATE_IN_MAX && pos_non_pawn_material(pos, pos->side)) {
+            if (mi.quiet && !n.in_check && (late_move_prunes(&n, &mi) || (!mi.gives_check && futility_prunes_quiets(&n)))) {
+                skip_quiets = true;
+                continue;
             }
-            if (see_prunes(pos, m, depth, quiet)) continue;
+            if (see_prunes(pos, &n, &mi)) continue;
         }
 
-        int extension = 0;
-        if (!root && m == tt_move && depth >= SINGULAR_MIN_DEPTH && !excluded && tt.depth >= depth - SINGULAR_TT_DEPTH_MARGIN &&
-            (tt.bound & BOUND_LOWER) && tt_score != SCORE_NONE && abs(tt_score) < SCORE_MATE_IN_MAX
-            && ply < SINGULAR_MAX_PLY_PER_DEPTH * depth + SINGULAR_MAX_PLY_BASE) {
-            int multicut = SCORE_NONE;
-            extension = singular_extension(t, ss, m, &tt, tt_score, depth, beta, cut_node, ply, pv_node, &multicut);
-            if (multicut != SCORE_NONE) return multicut;
-        } else if (gives_check && ply < CHECK_EXTENSION_PLY_PER_DEPTH * t->root_depth) {
-            extension = 1; /* check extension */
-        }
+        int multicut = SCORE_NONE;
+        int new_depth = n.depth - 1 + extension(t, &n, &mi, &multicut);
+        if (multicut != SCORE_NONE) return multicut;
 
-        uint64_t nodes_before = thread_nodes(t);
         make_move(t, ss, m);
         if (pos_key(pos) != key_guess) tt_prefetch(shared->tt, pos_key(pos)); /* castling rights, new ep square */
-        int new_depth = depth - 1 + extension;
         int score;
-        if (depth >= LMR_MIN_DEPTH && move_count > 1 + root && (quiet || !tt_pv)) {
-            int r = late_move_reduction(t, ss, m, depth, move_count, pv_node, cut_node, improving, quiet, hist, gives_check, tt_pv);
-            int reduced = new_depth - r;
+        if (n.depth >= LMR_MIN_DEPTH && move_count > 1 + n.root && (mi.quiet || !n.tt_pv)) {
+            int reduced = new_depth - late_move_reduction(&n, &mi);
             if (reduced > new_depth) reduced = new_depth;
             if (reduced < 1) reduced = 1;
-            score = -search(t, ss + 1, -alpha - 1, -alpha, reduced, true, ply + 1);
-            if (score > alpha && reduced < new_depth) score = -search(t, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node, ply + 1);
-        } else if (!pv_node || move_count > 1) {
-            score = -search(t, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node, ply + 1);
+            score = -search(t, ss + 1, -n.alpha - 1, -n.alpha, reduced, true, ply + 1);
+            if (score > n.alpha && reduced < new_depth) score = -search(t, ss + 1, -n.alpha - 1, -n.alpha, new_depth, !cut_node, ply + 1);
+        } else if (!n.pv_node || move_count > 1) {
+            score = -search(t, ss + 1, -n.alpha - 1, -n.alpha, new_depth, !cut_node, ply + 1);
         } else {
-            score = alpha + 1; /* first move of a PV node: full window below */
+            score = n.alpha + 1; /* first move of a PV node: full window below */
         }
-        if (pv_node && (move_count == 1 || (score > alpha && (root || score < beta))))
-            score = -search(t, ss + 1, -beta, -alpha, new_depth, false, ply + 1);
+        if (n.pv_node && (move_count == 1 || (score > n.alpha && (n.root || score < n.beta))))
+            score = -search(t, ss + 1, -n.beta, -n.alpha, new_depth, false, ply + 1);
         unmake_move(t);
-        (void)nodes_before;
         if (stopped(shared)) return 0;
 
-        if (root) {
-            RootMove *rm = find_root_move(t, m);
-            if (move_count == 1 || score > alpha) {
-                rm->score = score;
-                rm->bound = score >= beta ? BOUND_LOWER : BOUND_EXACT;
-                rm->seldepth = t->seldepth;
-                rm->pv[0] = m;
-                rm->pv_length = 1;
-                for (int i = 0; i < (ss + 1)->pv_length && rm->pv_length < MAX_PLY; i++) rm->pv[rm->pv_length++] = (ss + 1)->pv[i];
-            } else {
-                rm->score = -SCORE_INFINITE;
-            }
-        }
+        if (n.root) update_root_move(t, &n, m, move_count, score);
         if (score > best) {
             best = score;
-            if (score > alpha) {
+            if (score > n.alpha) {
                 best_move = m;
-                if (pv_node && !root) {
+                if (n.pv_node && !n.root) {
                     ss->pv[0] = m;
                     ss->pv_length = 1;
                     for (int i = 0; i < (ss + 1)->pv_length && ss->pv_length < MAX_PLY; i++) ss->pv[ss->pv_length++] = (ss + 1)->pv[i];
                 }
-                if (score >= beta) break;
-                alpha = score;
+                if (score >= n.beta) break;
+                n.alpha = score;
             }
         }
         if (m != best_move) {
-            if (quiet && quiet_count < QUIETS_TRACKED_MAX) quiets[quiet_count++] = m;
-            else if (!quiet && capture_count < CAPTURES_TRACKED_MAX) captures[capture_count++] = m;
+            if (mi.quiet && tried.quiet_count < QUIETS_TRACKED_MAX) tried.quiets[tried.quiet_count++] = m;
+            else if (!mi.quiet && tried.capture_count < CAPTURES_TRACKED_MAX) tried.captures[tried.capture_count++] = m;
         }
     }
 
-    if (move_count == 0) return excluded ? alpha : in_check ? -SCORE_MATE + ply : 0;
-    if (best >= beta && best_move) update_on_cutoff(t, ss, best_move, depth, quiets, quiet_count, captures, capture_count);
-    if (!excluded && !(root && t->pv_index > 0)) {
-        int bound = best >= beta ? BOUND_LOWER : (pv_node && best_move) ? BOUND_EXACT : BOUND_UPPER;
-        tt_store(shared->tt, pos_key(pos), best_move, score_to_tt(best, ply), ss->static_eval, depth, bound, tt_pv);
+    if (move_count == 0) return n.excluded ? n.alpha : n.in_check ? -SCORE_MATE + ply : 0;
+    if (best >= n.beta && best_move) update_on_cutoff(t, ss, best_move, n.depth, &tried);
+    if (!n.excluded && !(n.root && t->pv_index > 0)) {
+        int bound = best >= n.beta ? BOUND_LOWER : (n.pv_node && best_move) ? BOUND_EXACT : BOUND_UPPER;
+        tt_store(shared->tt, pos_key(pos), best_move, score_to_tt(best, ply), ss->static_eval, n.depth, bound, n.tt_pv);
     }
     return best;
 }
