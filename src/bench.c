@@ -47,7 +47,7 @@ static const char *bench_positions[] = {
     "8/8/8/3k4/8/3K4/3P4/8 w - - 0 1",
 };
 
-uint64_t bench_run(int depth, FILE *out, int verbose) {
+uint64_t bench_run(int depth, const EngineSettings *settings, FILE *out, int verbose) {
     int count = (int)(sizeof bench_positions / sizeof bench_positions[0]);
     SearchWorker *worker = search_worker_create(16);
     if (!worker) {
@@ -67,7 +67,7 @@ uint64_t bench_run(int depth, FILE *out, int verbose) {
         SearchLimits limits;
         search_limits_clear(&limits);
         limits.depth = depth;
-        SearchResult r = search_worker_run(worker, pos, &limits);
+        SearchResult r = search_worker_run(worker, pos, &limits, settings);
         nodes += r.nodes;
         eval_full += r.eval_full;
         eval_lazy += r.eval_lazy;

@@ -83,8 +83,10 @@ void join_words(char *const *words, int from, int to, char *out, size_t out_size
 /* ---------- search bookkeeping ---------- */
 
 void commands_start_search(const Position *root, const SearchLimits *limits, const SearchOutput *output) {
+    SearchLimits game_limits = *limits; /* a game's clock runs through the GUI: keep its margin */
+    game_limits.move_overhead_ms = engine_options.move_overhead_ms;
     session.open_ended = limits->infinite || limits->ponder;
-    search_start(root, limits, output);
+    search_start(root, &game_limits, &engine_options.settings, output);
 }
 
 void commands_stop_search(void) {
@@ -131,7 +133,7 @@ static void cmd_eval(const char *what) {
     commands_stop_search(); /* the evaluators are single-threaded helpers */
     FILE *out = io_stream();
     const Position *pos = &session.game.pos;
-    if (!strcmp(what, "eval")) evaluate_print(pos, out);
+    if (!strcmp(what, "eval")) evaluate_print(pos, &engine_options.settings, out);
     else if (strcmp(what, "nnue")) nnue_print_features(pos, out); /* needs no net */
     else if (!nnue_is_loaded()) io_info("nnue: no net loaded");
     else nnue_trace(pos, out);
@@ -146,7 +148,7 @@ static void cmd_bench(char **words, int count) {
     }
     commands_stop_search();
     FILE *out = io_stream();
-    bench_run((int)depth, out, 1);
+    bench_run((int)depth, &engine_options.settings, out, 1);
     fflush(out);
 }
 
@@ -357,7 +359,7 @@ static void cmd_epd(char **words, int count) {
             io_error("epd line %d: %s", line_no, bad ? "bm/am move not legal here" : "no bm or am operation");
             continue;
         }
-        SearchResult r = search_sync(&pos, &limits);
+        SearchResult r = search_sync(&pos, &limits, &engine_options.settings);
         bool ok = (!bm.count || epd_contains(&bm, r.best)) && !epd_contains(&am, r.best);
         char found[16] = "none";
         if (r.best != MOVE_NONE) move_to_san(&pos, r.best, found);

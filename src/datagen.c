@@ -16,7 +16,6 @@
 #include "evaluate.h"
 #include "movegen.h"
 #include "nnue.h"
-#include "options.h"
 #include "search.h"
 #include "sha256.h"
 #include "threads.h"
@@ -87,7 +86,7 @@ static bool play_opening(SearchWorker *worker, Position *pos, uint64_t *rng, con
         SearchLimits limits;
         search_limits_clear(&limits);
         limits.nodes = DATAGEN_OPENING_CHECK_NODES;
-        SearchResult r = search_worker_run(worker, pos, &limits);
+        SearchResult r = search_worker_run(worker, pos, &limits, &cfg->settings);
         if (r.best != MOVE_NONE && abs(r.score) <= DATAGEN_OPENING_MAX_SCORE) return true;
         g->stats.openings_rejected++;
     }
@@ -131,7 +130,7 @@ static bool play_game(SearchWorker *worker, Position *pos, const DatagenConfig *
             result = RESULT_DRAW, st->ends_max_ply++;
             break;
         }
-        SearchResult r = search_worker_run(worker, pos, &limits);
+        SearchResult r = search_worker_run(worker, pos, &limits, &cfg->settings);
         st->nodes += r.nodes;
         st->plies++;
         if (r.best == MOVE_NONE) { /* cannot happen with legal moves; end the game rather than loop */
@@ -282,14 +281,15 @@ void datagen_config_defaults(DatagenConfig *cfg) {
     cfg->random_plies = DATAGEN_DEFAULT_RANDOM_PLIES;
     cfg->hash_mb = DATAGEN_DEFAULT_HASH_MB;
     cfg->progress_seconds = DATAGEN_PROGRESS_SECONDS;
+    cfg->settings = (EngineSettings)ENGINE_SETTINGS_DEFAULT;
 }
 
 #ifndef SQUALL_VERSION
 #define SQUALL_VERSION "unknown"
 #endif
 
-void datagen_describe_evaluator(char *out, size_t size) {
-    if (!evaluate_uses_nnue()) {
+void datagen_describe_evaluator(const EngineSettings *settings, char *out, size_t size) {
+    if (!evaluate_uses_nnue(settings)) {
         snprintf(out, size, "classical");
         return;
     }
@@ -533,21 +533,22 @@ int datagen_main(int argc, char **argv) {
         fprintf(stderr, "datagen: %s\n", err);
         return 2;
     }
-    if (eval && !strcmp(eval, "nnue")) engine_options.eval_mode = EVAL_MODE_NNUE;
-    else if (eval && !strcmp(eval, "classical")) engine_options.eval_mode = EVAL_MODE_CLASSICAL;
+    if (eval && !strcmp(eval, "nnue")) cfg.settings.eval_mode = EVAL_MODE_NNUE;
+    else if (eval && !strcmp(eval, "classical")) cfg.settings.eval_mode = EVAL_MODE_CLASSICAL;
     else if (eval) {
         fprintf(stderr, "datagen: --eval takes classical or nnue\n");
         return 2;
     }
-    if (engine_options.eval_mode == EVAL_MODE_NNUE && !nnue_is_loaded()) {
+    if (cfg.settings.eval_mode == EVAL_MODE_NNUE && !nnue_is_loaded()) {
         fprintf(stderr, "datagen: --eval nnue needs a net (none embedded; give --evalfile)\n");
         return 2;
     }
     char evaluator[160];
-    datagen_describe_evaluator(evaluator, sizeof evaluator);
+    datagen_describe_evaluator(&cfg.settings, evaluator, sizeof evaluator);
     cfg.evaluator = evaluator, cfg.manifest = true;
     fprintf(stderr, "datagen: %s evaluation%s%s, %d threads, %" PRIu64 " nodes/move, seed %" PRIu64 ", writing %s\n",
-            evaluate_name(), evaluate_uses_nnue() ? " with net " : "", evaluate_uses_nnue() ? nnue_net_name() : "",
+            evaluate_name(&cfg.settings), evaluate_uses_nnue(&cfg.settings) ? " with net " : "",
+            evaluate_uses_nnue(&cfg.settings) ? nnue_net_name() : "",
             cfg.threads, cfg.nodes, cfg.seed, cfg.out_path);
     /* The first SIGINT or SIGTERM stops cleanly; the handler then resets, so a second one
      * ends the process at once. */

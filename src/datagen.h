@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "settings.h"
+
 /* Tunables of the generator, all in one place. */
 #define DATAGEN_DEFAULT_NODES 5000
 #define DATAGEN_DEFAULT_RANDOM_PLIES 8  /* actual count is this +-1, chosen per game */
@@ -39,6 +41,7 @@ typedef struct {
     int random_plies;
     int hash_mb;          /* per worker */
     double progress_seconds; /* <= 0: no progress lines */
+    EngineSettings settings; /* evaluator and search settings of every game */
     const char *evaluator;   /* for the manifest: "classical", or "nnue net=<sha256> name=<file>" */
     bool manifest;           /* keep OUT.manifest current (see datagen_write_manifest) */
 } DatagenConfig;
@@ -59,10 +62,10 @@ void datagen_config_defaults(DatagenConfig *cfg);
  * the end, so a later run knows what each file of the pool holds even if this one was killed. */
 bool datagen_write_manifest(const DatagenConfig *cfg, const DatagenStats *stats, time_t started, const char *status);
 /* "nnue net=<sha256 of the current net> name=<its name>" or "classical": what the evaluator
- * selected now would put into a manifest. */
-void datagen_describe_evaluator(char *out, size_t size);
-/* Runs the generator with the evaluator currently selected (engine_options.eval_mode and the
- * loaded net). Returns false with a reason in err on bad settings or I/O errors. */
+ * settings select would put into a manifest. */
+void datagen_describe_evaluator(const EngineSettings *settings, char *out, size_t size);
+/* Runs the generator with the evaluator cfg->settings selects (and the loaded net). Returns
+ * false with a reason in err on bad settings or I/O errors. */
 bool datagen_run(const DatagenConfig *cfg, DatagenStats *stats, FILE *log, char *err, size_t err_size);
 /* Asks a running datagen_run to stop after the games in progress (the file then ends on a
  * whole game). Safe to call from a signal handler; lasts for the rest of the process. */

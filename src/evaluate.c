@@ -7,7 +7,6 @@
 #include <stdlib.h>
 
 #include "nnue.h"
-#include "options.h"
 
 typedef struct { int mg, eg; } Score2;
 
@@ -137,14 +136,17 @@ int classical_evaluate(const Position *pos) {
     return (pos->side == WHITE ? value : -value) + tempo;
 }
 
-static bool nnue_active(void) { return engine_options.eval_mode == EVAL_MODE_NNUE && nnue_is_loaded(); }
+static bool nnue_active(const EngineSettings *settings) {
+    return settings->eval_mode == EVAL_MODE_NNUE && nnue_is_loaded();
+}
 
-int evaluate(const Position *pos, struct Accumulator *acc, int alpha, int beta, EvalStats *stats) {
-    if (acc && nnue_active()) {
+int evaluate(const Position *pos, struct Accumulator *acc, int alpha, int beta, const EngineSettings *settings,
+             EvalStats *stats) {
+    if (acc && nnue_active(settings)) {
         /* lazy tier: the PSQT sum alone decides nodes far outside the window */
-        if (engine_options.lazy_eval) {
+        if (settings->lazy_eval) {
             int psqt = nnue_psqt_only(pos, acc);
-            if (psqt > beta + engine_options.lazy_margin || psqt < alpha - engine_options.lazy_margin) {
+            if (psqt > beta + settings->lazy_margin || psqt < alpha - settings->lazy_margin) {
                 if (stats) stats->lazy++;
                 return psqt;
             }
@@ -156,13 +158,13 @@ int evaluate(const Position *pos, struct Accumulator *acc, int alpha, int beta, 
     return classical_evaluate(pos);
 }
 
-bool evaluate_uses_nnue(void) { return nnue_active(); }
+bool evaluate_uses_nnue(const EngineSettings *settings) { return nnue_active(settings); }
 
-const char *evaluate_name(void) { return nnue_active() ? "nnue" : "classical"; }
+const char *evaluate_name(const EngineSettings *settings) { return nnue_active(settings) ? "nnue" : "classical"; }
 
-void evaluate_print(const Position *pos, FILE *out) {
+void evaluate_print(const Position *pos, const EngineSettings *settings, FILE *out) {
     /* the full value search would use (no lazy exit), from a temporary accumulator */
-    int v = nnue_active() ? nnue_evaluate(pos, NULL) : classical_evaluate(pos);
-    fprintf(out, "Evaluation: %+.2f (%s, side to move)\n", v / 100.0, evaluate_name());
-    if (nnue_active()) fprintf(out, "Classical: %+.2f\n", classical_evaluate(pos) / 100.0);
+    int v = nnue_active(settings) ? nnue_evaluate(pos, NULL) : classical_evaluate(pos);
+    fprintf(out, "Evaluation: %+.2f (%s, side to move)\n", v / 100.0, evaluate_name(settings));
+    if (nnue_active(settings)) fprintf(out, "Classical: %+.2f\n", classical_evaluate(pos) / 100.0);
 }

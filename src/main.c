@@ -61,7 +61,7 @@ static int bench_main(int argc, char **argv) {
         return 2;
     }
     FILE *out = io_stream();
-    bench_run((int)depth, out, 1);
+    bench_run((int)depth, &engine_options.settings, out, 1);
     fflush(out);
     return 0;
 }

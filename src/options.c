@@ -10,20 +10,15 @@
 #include <strings.h>
 
 #include "nnue.h"
-#include "search_params.h"
 #include "threads.h"
 
 EngineOptions engine_options = {
-    .hash_mb = 16,
-    .threads = 1,
-    .multipv = 1,
+    .hash_mb = SEARCH_DEFAULT_HASH_MB,
+    .threads = SEARCH_DEFAULT_THREADS,
     .ponder = false,
     .move_overhead_ms = 30,
-    .eval_mode = EVAL_MODE_NNUE, /* the embedded net; classical when the build has none */
-    .lazy_eval = true,
-    .lazy_margin = LAZY_EVAL_MARGIN,
-    .nnue_eager = false,
     .show_wdl = false,
+    .settings = ENGINE_SETTINGS_DEFAULT, /* the embedded net; classical when the build has none */
 };
 
 #define EMBEDDED_NET "<embedded>"
@@ -47,7 +42,7 @@ enum { OPT_HASH, OPT_THREADS, OPT_MULTIPV, OPT_PONDER, OPT_EVALFILE, OPT_OVERHEA
 
 static const OptionInfo option_table[OPT_COUNT] = {
     [OPT_HASH] = {"Hash", OPTION_SPIN, 1, 65536, NULL, false, true},
-    [OPT_THREADS] = {"Threads", OPTION_SPIN, 1, 256, NULL, false, true},
+    [OPT_THREADS] = {"Threads", OPTION_SPIN, 1, SEARCH_MAX_THREADS, NULL, false, true},
     [OPT_MULTIPV] = {"MultiPV", OPTION_SPIN, 1, 64, NULL, true, false},
     [OPT_PONDER] = {"Ponder", OPTION_CHECK, 0, 1, NULL, false, false},
     [OPT_EVALFILE] = {"EvalFile", OPTION_STRING, 0, 0, NULL, true, true},
@@ -76,12 +71,12 @@ static int spin_value(int id) {
     switch (id) {
     case OPT_HASH: return engine_options.hash_mb;
     case OPT_THREADS: return engine_options.threads;
-    case OPT_MULTIPV: return engine_options.multipv;
+    case OPT_MULTIPV: return engine_options.settings.multipv;
     case OPT_OVERHEAD: return engine_options.move_overhead_ms;
-    case OPT_LAZYMARGIN: return engine_options.lazy_margin;
+    case OPT_LAZYMARGIN: return engine_options.settings.lazy_margin;
     case OPT_PONDER: return engine_options.ponder;
-    case OPT_LAZYEVAL: return engine_options.lazy_eval;
-    case OPT_NNUEEAGER: return engine_options.nnue_eager;
+    case OPT_LAZYEVAL: return engine_options.settings.lazy_eval;
+    case OPT_NNUEEAGER: return engine_options.settings.nnue_eager;
     case OPT_WDL: return engine_options.show_wdl;
     default: return 0;
     }
@@ -93,7 +88,7 @@ void options_value_text(const OptionInfo *opt, char *out, size_t out_size) {
     case OPTION_SPIN: snprintf(out, out_size, "%d", spin_value(id)); break;
     case OPTION_CHECK: snprintf(out, out_size, "%s", spin_value(id) ? "true" : "false"); break;
     case OPTION_COMBO:
-        snprintf(out, out_size, "%s", engine_options.eval_mode == EVAL_MODE_NNUE ? "nnue" : "classical");
+        snprintf(out, out_size, "%s", engine_options.settings.eval_mode == EVAL_MODE_NNUE ? "nnue" : "classical");
         break;
     case OPTION_STRING: snprintf(out, out_size, "%s", eval_file); break;
     default: snprintf(out, out_size, "%s", ""); break;
@@ -156,21 +151,21 @@ bool options_set(const char *name, const char *value, char *err, size_t err_size
     }
     switch (id) {
     case OPT_HASH:
+        if (!search_set_hash(v)) {
+            snprintf(err, err_size, "Hash: cannot allocate %d MB", v);
+            return false;
+        }
         engine_options.hash_mb = v;
-        search_set_hash(v);
         break;
-    case OPT_THREADS:
-        engine_options.threads = v;
-        search_set_threads(v);
-        break;
-    case OPT_MULTIPV: engine_options.multipv = v; break;
+    case OPT_THREADS: engine_options.threads = search_set_threads(v); break;
+    case OPT_MULTIPV: engine_options.settings.multipv = v; break;
     case OPT_OVERHEAD: engine_options.move_overhead_ms = v; break;
-    case OPT_LAZYMARGIN: engine_options.lazy_margin = v; break;
+    case OPT_LAZYMARGIN: engine_options.settings.lazy_margin = v; break;
     case OPT_PONDER: engine_options.ponder = b; break;
-    case OPT_LAZYEVAL: engine_options.lazy_eval = b; break;
-    case OPT_NNUEEAGER: engine_options.nnue_eager = b; break;
+    case OPT_LAZYEVAL: engine_options.settings.lazy_eval = b; break;
+    case OPT_NNUEEAGER: engine_options.settings.nnue_eager = b; break;
     case OPT_WDL: engine_options.show_wdl = b; break;
-    case OPT_EVALMODE: engine_options.eval_mode = v; break;
+    case OPT_EVALMODE: engine_options.settings.eval_mode = v; break;
     case OPT_CLEARHASH: search_clear(); break;
     case OPT_EVALFILE: {
         const char *path = value && *value ? value : EMBEDDED_NET;

@@ -1,23 +1,21 @@
-/* Engine settings shared by the protocols, the search and the evaluator. */
+/* The protocol layer's option values and the option table both protocols expose. The
+ * search and the evaluation never read them: the front ends pass engine_options.settings
+ * with each search, and Hash/Threads resize the engine through threads.h. */
 #ifndef SQUALL_OPTIONS_H
 #define SQUALL_OPTIONS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-enum { EVAL_MODE_CLASSICAL, EVAL_MODE_NNUE };
+#include "settings.h"
 
 typedef struct {
     int hash_mb;          /* transposition table size */
     int threads;          /* search threads */
-    int multipv;          /* principal variations reported */
     bool ponder;          /* GUI may ask us to ponder */
     int move_overhead_ms; /* safety margin per move for GUI/network lag */
-    int eval_mode;        /* EVAL_MODE_* */
-    bool lazy_eval;       /* NNUE: return the PSQT sum when far outside the window */
-    int lazy_margin;      /* centipawns beyond (alpha, beta) for a lazy exit */
-    bool nnue_eager;      /* NNUE accumulator updated at every make (reference) instead of on demand */
     bool show_wdl;        /* UCI_ShowWDL */
+    EngineSettings settings; /* evaluator, lazy tier, NNUE updates, MultiPV */
 } EngineOptions;
 
 extern EngineOptions engine_options;

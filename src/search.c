@@ -12,7 +12,6 @@
 #include "evaluate.h"
 #include "history.h"
 #include "movepicker.h"
-#include "options.h"
 #include "search_params.h"
 #include "search_thread.h"
 #include "see.h"
@@ -138,7 +137,7 @@ static void check_limits(SearchThread *t) {
 }
 
 static inline int evaluate_node(SearchThread *t, int alpha, int beta) {
-    return evaluate(&t->pos, t->nnue ? t->accumulator : NULL, alpha, beta, &t->eval_stats);
+    return evaluate(&t->pos, t->nnue ? t->accumulator : NULL, alpha, beta, &t->shared->settings, &t->eval_stats);
 }
 
 static void make_move(SearchThread *t, Stack *ss, Move m) {
@@ -583,8 +582,8 @@ void search_setup_root(SearchThread *t, const Position *root, const SearchLimits
     MoveList list;
     memcpy(&t->pos, root, sizeof t->pos);
     /* the accumulator is kept only when the NNUE evaluates */
-    t->nnue = evaluate_uses_nnue();
-    t->accumulator->eager = engine_options.nnue_eager;
+    t->nnue = evaluate_uses_nnue(&t->shared->settings);
+    t->accumulator->eager = t->shared->settings.nnue_eager;
     if (t->nnue) accumulator_refresh(t->accumulator, &t->pos);
     generate_legal(&t->pos, &list);
     t->root_count = 0;
@@ -601,7 +600,7 @@ void search_setup_root(SearchThread *t, const Position *root, const SearchLimits
         rm->pv[0] = rm->move;
         rm->pv_length = 1;
     }
-    int multipv = limits->multipv > 0 ? limits->multipv : engine_options.multipv;
+    int multipv = t->shared->settings.multipv;
     t->multipv = multipv < t->root_count ? multipv : t->root_count;
     if (t->multipv < 1) t->multipv = 1;
     t->nodes = 0;

@@ -24,7 +24,7 @@ typedef struct {
     int mate;                 /* search for mate in N moves, 0 = none */
     bool infinite;            /* until stop */
     bool ponder;              /* pondering: clock limits start at ponderhit */
-    int multipv;              /* 0 = use engine_options.multipv */
+    int move_overhead_ms;     /* clock margin kept per move for GUI/network lag; 0 for tools */
     int searchmoves_count;
     Move searchmoves[MAX_MOVES];
 } SearchLimits;

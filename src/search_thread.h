@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 
 #include "search.h"
+#include "settings.h"
 #include "timeman.h"
 #include "tt.h"
 
@@ -15,6 +16,7 @@ typedef struct SearchThread SearchThread;
 typedef struct SearchShared {
     TranspositionTable *tt;
     SearchLimits limits;
+    EngineSettings settings;
     TimeManager tm;
     atomic_bool stop;
     atomic_bool pondering;

@@ -8,10 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "options.h"
 #include "search_thread.h"
-
-#define MAX_THREADS 256
 
 static void *helper_main(void *arg) {
     search_iterative_deepening((SearchThread *)arg);
@@ -20,8 +17,8 @@ static void *helper_main(void *arg) {
 
 /* Runs the whole search on the calling thread (helpers on their own), then fills res. */
 static void run_search(SearchShared *s, const Position *root, SearchResult *res) {
-    pthread_t helpers[MAX_THREADS];
-    bool started[MAX_THREADS] = {false};
+    pthread_t helpers[SEARCH_MAX_THREADS];
+    bool started[SEARCH_MAX_THREADS] = {false};
     tt_new_search(s->tt);
     for (int i = 0; i < s->thread_count; i++) search_setup_root(s->threads[i], root, &s->limits);
     for (int i = 1; i < s->thread_count; i++)
@@ -52,17 +49,17 @@ void search_init(void) {
     if (done) return;
     done = true;
     search_tables_init();
-    if (!tt_init(&engine_tt, (size_t)engine_options.hash_mb)) tt_init(&engine_tt, 1);
+    if (!tt_init(&engine_tt, SEARCH_DEFAULT_HASH_MB)) tt_init(&engine_tt, 1);
     engine.tt = &engine_tt;
-    search_set_threads(engine_options.threads);
+    search_set_threads(SEARCH_DEFAULT_THREADS);
 }
 
-void search_set_threads(int n) {
+int search_set_threads(int n) {
     search_init();
     search_stop();
     search_wait();
     if (n < 1) n = 1;
-    if (n > MAX_THREADS) n = MAX_THREADS;
+    if (n > SEARCH_MAX_THREADS) n = SEARCH_MAX_THREADS;
     for (int i = 0; i < engine.thread_count; i++) search_thread_destroy(engine.threads[i]);
     free(engine.threads);
     engine.threads = calloc((size_t)n, sizeof *engine.threads);
@@ -72,14 +69,14 @@ void search_set_threads(int n) {
         if (!t) break;
         engine.threads[engine.thread_count++] = t;
     }
-    engine_options.threads = engine.thread_count;
+    return engine.thread_count;
 }
 
-void search_set_hash(int mb) {
+bool search_set_hash(int mb) {
     search_init();
     search_stop();
     search_wait();
-    if (tt_init(&engine_tt, (size_t)mb)) engine_options.hash_mb = mb;
+    return tt_init(&engine_tt, (size_t)mb);
 }
 
 void search_clear(void) {
@@ -101,17 +98,19 @@ static void *engine_main(void *arg) {
     return NULL;
 }
 
-void search_start(const Position *root, const SearchLimits *limits, const SearchOutput *output) {
+void search_start(const Position *root, const SearchLimits *limits, const EngineSettings *settings,
+                  const SearchOutput *output) {
     search_init();
     search_stop();
     search_wait();
     memcpy(&engine_root, root, sizeof engine_root);
     engine.limits = *limits;
+    engine.settings = *settings;
     engine.output = *output;
     engine.report = true;
     atomic_store(&engine.stop, false);
     atomic_store(&engine.pondering, limits->ponder);
-    timeman_init(&engine.tm, limits, root->side, root->game_ply, engine_options.move_overhead_ms);
+    timeman_init(&engine.tm, limits, root->side, root->game_ply, limits->move_overhead_ms);
     atomic_store(&engine_running, true);
     engine_thread_started = pthread_create(&engine_main_thread, NULL, engine_main, NULL) == 0;
     if (!engine_thread_started) { /* cannot start a thread: answer synchronously */
@@ -179,22 +178,24 @@ void search_worker_clear(SearchWorker *w) {
     search_thread_clear(w->shared.threads[0]);
 }
 
-SearchResult search_worker_run(SearchWorker *w, const Position *root, const SearchLimits *limits) {
+SearchResult search_worker_run(SearchWorker *w, const Position *root, const SearchLimits *limits,
+                               const EngineSettings *settings) {
     SearchResult res;
     w->shared.limits = *limits;
+    w->shared.settings = *settings;
     w->shared.limits.infinite = false;
     w->shared.limits.ponder = false;
     w->shared.report = false;
     atomic_store(&w->shared.stop, false);
     atomic_store(&w->shared.pondering, false);
-    timeman_init(&w->shared.tm, &w->shared.limits, root->side, root->game_ply, 0);
+    timeman_init(&w->shared.tm, &w->shared.limits, root->side, root->game_ply, limits->move_overhead_ms);
     run_search(&w->shared, root, &res);
     return res;
 }
 
-SearchResult search_sync(const Position *root, const SearchLimits *limits) {
+SearchResult search_sync(const Position *root, const SearchLimits *limits, const EngineSettings *settings) {
     static SearchWorker *sync_worker;
     search_init();
     if (!sync_worker) sync_worker = worker_create_with_tt(&engine_tt, 0);
-    return search_worker_run(sync_worker, root, limits);
+    return search_worker_run(sync_worker, root, limits, settings);
 }

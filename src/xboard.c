@@ -443,7 +443,7 @@ CommandResult xboard_command(char *line) {
     } else if (!strcmp(cmd, "memory")) {
         xb_resource(w, n, "Hash", 65536);
     } else if (!strcmp(cmd, "cores")) {
-        xb_resource(w, n, "Threads", 256);
+        xb_resource(w, n, "Threads", SEARCH_MAX_THREADS);
     } else if (!strcmp(cmd, "option")) {
         xb_option(copy);
     } else if (!strcmp(cmd, "quit")) {

@@ -8,7 +8,6 @@
 #include "datagen.h"
 #include "movegen.h"
 #include "nnue.h"
-#include "options.h"
 #include "search.h"
 #include "sha256.h"
 #include "threads.h"
@@ -18,9 +17,9 @@
 /* A small, fast run: a handful of games at a tiny node budget. */
 static bool run_datagen(const char *path, int games, int threads, uint64_t seed, DatagenStats *st) {
     search_init();
-    engine_options.eval_mode = EVAL_MODE_CLASSICAL;
     DatagenConfig cfg;
     datagen_config_defaults(&cfg);
+    cfg.settings.eval_mode = EVAL_MODE_CLASSICAL;
     cfg.out_path = path;
     cfg.games = (uint64_t)games;
     cfg.threads = threads;
@@ -128,11 +127,11 @@ TEST(datagen, same_seed_same_bytes_any_thread_count) {
 
 TEST(datagen, positions_target_stops_at_a_game_boundary) {
     search_init();
-    engine_options.eval_mode = EVAL_MODE_CLASSICAL;
     char path[128];
     temp_path(path, sizeof path, "positions");
     DatagenConfig cfg;
     datagen_config_defaults(&cfg);
+    cfg.settings.eval_mode = EVAL_MODE_CLASSICAL;
     cfg.out_path = path;
     cfg.positions = 100;
     cfg.threads = 2;
@@ -165,9 +164,9 @@ TEST(datagen, works_with_the_nnue_evaluator) {
     NnueNet *net = nnue_net_alloc();
     nnue_net_init_psqt_classical(net);
     CHECK(nnue_set_net(net, "test-psqt", err, sizeof err));
-    engine_options.eval_mode = EVAL_MODE_NNUE;
     DatagenConfig cfg;
     datagen_config_defaults(&cfg);
+    cfg.settings.eval_mode = EVAL_MODE_NNUE;
     cfg.out_path = path;
     cfg.games = 2;
     cfg.threads = 2;
@@ -177,7 +176,6 @@ TEST(datagen, works_with_the_nnue_evaluator) {
     DatagenStats st;
     CHECK(datagen_run(&cfg, &st, NULL, err, sizeof err));
     CHECK(st.positions > 0);
-    engine_options.eval_mode = EVAL_MODE_CLASSICAL;
     nnue_unload();
     remove(path);
 }
@@ -231,13 +229,13 @@ TEST(datagen, manifest_describes_the_finished_file) {
     temp_path(path, sizeof path, "manifest");
     snprintf(manifest, sizeof manifest, "%s.manifest", path);
     search_init();
-    engine_options.eval_mode = EVAL_MODE_CLASSICAL;
     DatagenConfig cfg;
     datagen_config_defaults(&cfg);
+    cfg.settings.eval_mode = EVAL_MODE_CLASSICAL;
     cfg.out_path = path, cfg.games = 2, cfg.threads = 1, cfg.nodes = 300, cfg.seed = 77, cfg.progress_seconds = 0;
     cfg.hash_mb = 2, cfg.manifest = true;
     char evaluator[160], err[256];
-    datagen_describe_evaluator(evaluator, sizeof evaluator);
+    datagen_describe_evaluator(&cfg.settings, evaluator, sizeof evaluator);
     CHECK_MSG(!strcmp(evaluator, "classical"), "got %s", evaluator);
     cfg.evaluator = evaluator;
     DatagenStats st;

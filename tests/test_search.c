@@ -7,7 +7,6 @@
 #include "movegen.h"
 #include "notation.h"
 #include "nnue.h"
-#include "options.h"
 #include "search.h"
 #include "threads.h"
 #include "test.h"
@@ -21,6 +20,13 @@
 #define BENCH_PIN_NODES_NNUE 516467ULL
 #define BENCH_PIN_NET_NAME "embedded default.nnue"
 
+/* The classical evaluation: the search tests then do not depend on the shipped net. */
+static const EngineSettings *classical_settings(void) {
+    static EngineSettings settings = ENGINE_SETTINGS_DEFAULT;
+    settings.eval_mode = EVAL_MODE_CLASSICAL;
+    return &settings;
+}
+
 static SearchResult search_fen(const char *fen, int depth, char *err) {
     static Position pos;
     SearchResult none = {0};
@@ -28,7 +34,7 @@ static SearchResult search_fen(const char *fen, int depth, char *err) {
     SearchLimits limits;
     search_limits_clear(&limits);
     limits.depth = depth;
-    return search_sync(&pos, &limits);
+    return search_sync(&pos, &limits, classical_settings());
 }
 
 static const struct { const char *fen; int mate; } mates[] = {
@@ -101,7 +107,7 @@ TEST(search, repetition_is_a_draw) {
     limits.depth = 6;
     limits.searchmoves_count = 1;
     limits.searchmoves[0] = move_from_uci(&pos, "a7a8");
-    SearchResult r = search_sync(&pos, &limits);
+    SearchResult r = search_sync(&pos, &limits, classical_settings());
     CHECK_MSG(r.best == limits.searchmoves[0] && r.score == 0, "repeating move scored %d", r.score);
     /* the same move without the history is not a draw by rule */
     CHECK(pos_set_fen(&pos, "r3k3/8/8/8/8/8/8/R3K3 w - - 0 1", err, sizeof err));
@@ -109,17 +115,16 @@ TEST(search, repetition_is_a_draw) {
     pos_make_move(&pos, move_from_uci(&pos, "a8a7"));
     pos_make_move(&pos, move_from_uci(&pos, "a2a1"));
     limits.searchmoves[0] = move_from_uci(&pos, "a7a8");
-    r = search_sync(&pos, &limits);
+    r = search_sync(&pos, &limits, classical_settings());
     CHECK_MSG(r.score != 0, "without history scored %d", r.score);
 }
 
-static uint64_t bench_nodes_with(int eval_mode) {
-    int saved = engine_options.eval_mode;
-    engine_options.eval_mode = eval_mode;
+static uint64_t bench_nodes_with(EvalMode eval_mode) {
+    EngineSettings settings = ENGINE_SETTINGS_DEFAULT;
+    settings.eval_mode = eval_mode;
     FILE *sink = fopen("/dev/null", "w");
-    uint64_t nodes = bench_run(BENCH_PIN_DEPTH, sink, 0);
+    uint64_t nodes = bench_run(BENCH_PIN_DEPTH, &settings, sink, 0);
     fclose(sink);
-    engine_options.eval_mode = saved;
     return nodes;
 }
 
@@ -172,7 +177,7 @@ TEST(search, short_searches_return_legal_moves) {
             SearchLimits limits;
             search_limits_clear(&limits);
             limits.nodes = 3000;
-            SearchResult r = search_sync(&pos, &limits);
+            SearchResult r = search_sync(&pos, &limits, classical_settings());
             if (legal.count) CHECK_MSG(move_list_contains(&legal, r.best), "%s: no legal answer", line);
             else CHECK(r.best == MOVE_NONE);
             searched++;
@@ -191,10 +196,10 @@ TEST(search, multipv_and_searchmoves) {
     limits.depth = 6;
     limits.searchmoves_count = 1;
     limits.searchmoves[0] = move_from_uci(&pos, "a2a3");
-    SearchResult r = search_sync(&pos, &limits);
+    SearchResult r = search_sync(&pos, &limits, classical_settings());
     CHECK(r.best == limits.searchmoves[0]);
     limits.searchmoves_count = 2;
     limits.searchmoves[1] = move_from_uci(&pos, "h2h3");
-    r = search_sync(&pos, &limits);
+    r = search_sync(&pos, &limits, classical_settings());
     CHECK(r.best == limits.searchmoves[0] || r.best == limits.searchmoves[1]);
 }

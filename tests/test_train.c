@@ -10,7 +10,6 @@
 #include "board.h"
 #include "datagen.h"
 #include "nnue.h"
-#include "options.h"
 #include "search.h"
 #include "threads.h"
 #include "test.h"
@@ -34,9 +33,9 @@ static const char *test_data(void) {
     if (path[0]) return path;
     temp_path(path, sizeof path, "data");
     search_init();
-    engine_options.eval_mode = EVAL_MODE_CLASSICAL;
     DatagenConfig cfg;
     datagen_config_defaults(&cfg);
+    cfg.settings.eval_mode = EVAL_MODE_CLASSICAL;
     cfg.out_path = path;
     cfg.games = 12;
     cfg.threads = 2;
