@@ -101,19 +101,6 @@ static uint64_t total_nodes(const SearchShared *s) {
     return n;
 }
 
-static inline int score_to_tt(int score, int ply) {
-    if (score >= SCORE_MATE_IN_MAX) return score + ply;
-    if (score <= -SCORE_MATE_IN_MAX) return score - ply;
-    return score;
-}
-
-static inline int score_from_tt(int score, int ply) {
-    if (score == SCORE_NONE) return SCORE_NONE; /* entry that holds only a static evaluation */
-    if (score >= SCORE_MATE_IN_MAX) return score - ply;
-    if (score <= -SCORE_MATE_IN_MAX) return score + ply;
-    return score;
-}
-
 static inline int history_bonus(int depth) {
     int b = HISTORY_BONUS_QUADRATIC * depth * depth + HISTORY_BONUS_LINEAR * depth;
     return b > HISTORY_BONUS_MAX ? HISTORY_BONUS_MAX : b;

@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
+#include "search.h"
 #include "types.h"
 
 typedef struct {
@@ -33,6 +34,21 @@ typedef struct {
     size_t cluster_count;
     uint8_t generation;
 } TranspositionTable;
+
+/* Mate scores count plies from the root; the TT keeps them counted from the stored node, so
+ * an entry reached at another ply still gives the right mate distance. */
+static inline int score_to_tt(int score, int ply) {
+    if (score >= SCORE_MATE_IN_MAX) return score + ply;
+    if (score <= -SCORE_MATE_IN_MAX) return score - ply;
+    return score;
+}
+
+static inline int score_from_tt(int score, int ply) {
+    if (score == SCORE_NONE) return SCORE_NONE; /* entry that holds only a static evaluation */
+    if (score >= SCORE_MATE_IN_MAX) return score - ply;
+    if (score <= -SCORE_MATE_IN_MAX) return score + ply;
+    return score;
+}
 
 bool tt_init(TranspositionTable *tt, size_t megabytes);
 void tt_free(TranspositionTable *tt);

@@ -3,6 +3,7 @@
 #define SQUALL_TEST_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 typedef void (*TestFunc)(void);
@@ -15,6 +16,14 @@ typedef struct {
 
 void test_register(const char *suite, const char *name, TestFunc func);
 void test_fail(const char *file, int line, const char *expr, const char *detail);
+
+/* Deterministic xorshift64 for tests that want reproducible variety; each caller owns its state. */
+static inline uint64_t test_random(uint64_t *state) {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}
 
 /* Options from the command line, for tests that need them. */
 extern const char *test_engine_path; /* path to the squall binary for protocol tests */

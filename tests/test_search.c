@@ -1,4 +1,5 @@
-/* Search tests: mate distances, draw rules at the root, bench determinism, legal answers. */
+/* Search tests: mate distances, draw rules, bench determinism, legal answers, MultiPV lines and
+ * a two-thread search. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,12 +146,6 @@ TEST(search, bench_is_deterministic_and_pinned) {
 }
 
 static uint64_t rng_state = 0x9876543ULL;
-static uint64_t rng(void) {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
 
 /* Short searches from a few hundred varied positions always answer with a legal move. */
 TEST(search, short_searches_return_legal_moves) {
@@ -170,7 +165,7 @@ TEST(search, short_searches_return_legal_moves) {
                 MoveList l;
                 generate_legal(&pos, &l);
                 if (!l.count) break;
-                pos_make_move(&pos, l.moves[rng() % (uint64_t)l.count]);
+                pos_make_move(&pos, l.moves[test_random(&rng_state) % (uint64_t)l.count]);
             }
             MoveList legal;
             generate_legal(&pos, &legal);
@@ -202,4 +197,87 @@ TEST(search, multipv_and_searchmoves) {
     limits.searchmoves[1] = move_from_uci(&pos, "h2h3");
     r = search_sync(&pos, &limits, classical_settings());
     CHECK(r.best == limits.searchmoves[0] || r.best == limits.searchmoves[1]);
+}
+
+/* Lines reported by an asynchronous search: the last exact line of each MultiPV index. */
+typedef struct {
+    int depth[MAX_MOVES + 1], score[MAX_MOVES + 1];
+    Move first[MAX_MOVES + 1];
+    int max_depth, max_multipv;
+    uint64_t nodes;
+    Move best;
+    int bestmove_calls;
+} SearchTranscript;
+
+static void record_line(const SearchReport *r, void *ctx) {
+    SearchTranscript *tr = ctx;
+    if (r->bound != BOUND_EXACT || r->multipv < 1 || r->multipv > MAX_MOVES || r->pv_length < 1) return;
+    tr->depth[r->multipv] = r->depth;
+    tr->score[r->multipv] = r->score;
+    tr->first[r->multipv] = r->pv[0];
+    if (r->depth > tr->max_depth) tr->max_depth = r->depth;
+    if (r->multipv > tr->max_multipv) tr->max_multipv = r->multipv;
+    tr->nodes = r->nodes;
+}
+
+static void record_bestmove(Move best, Move ponder, void *ctx) {
+    SearchTranscript *tr = ctx;
+    (void)ponder;
+    tr->best = best;
+    tr->bestmove_calls++;
+}
+
+/* Runs the engine's own asynchronous search (with its thread count) to completion. */
+static void run_engine_search(const char *fen, int depth, int multipv, SearchTranscript *tr) {
+    static Position pos;
+    char err[128];
+    memset(tr, 0, sizeof *tr);
+    CHECK_MSG(pos_set_fen(&pos, fen, err, sizeof err), "%s: %s", fen, err);
+    SearchLimits limits;
+    search_limits_clear(&limits);
+    limits.depth = depth;
+    EngineSettings settings = *classical_settings();
+    settings.multipv = multipv;
+    SearchOutput out = {record_line, record_bestmove, tr};
+    search_start(&pos, &limits, &settings, &out);
+    search_wait();
+    MoveList legal;
+    generate_legal(&pos, &legal);
+    CHECK_MSG(tr->bestmove_calls == 1 && move_list_contains(&legal, tr->best), "%s: bestmove %d (%d calls)", fen, tr->best,
+              tr->bestmove_calls);
+}
+
+/* MultiPV 2 and 3: each line completes the last depth, starts with its own move and scores no
+ * better than the line above it; the best move is the first line's. */
+TEST(search, multipv_lines_are_distinct_and_ordered) {
+    static const char *fens[] = {START_FEN, "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+                                 "8/5pk1/6p1/8/3R4/6P1/5PK1/1r6 w - - 0 1"};
+    SearchTranscript tr;
+    for (int f = 0; f < 3; f++)
+        for (int k = 2; k <= 3; k++) {
+            run_engine_search(fens[f], 8, k, &tr);
+            CHECK_MSG(tr.max_depth == 8 && tr.max_multipv == k, "%s multipv %d: depth %d, %d lines", fens[f], k, tr.max_depth,
+                      tr.max_multipv);
+            CHECK(tr.first[1] == tr.best);
+            for (int i = 1; i <= k; i++) {
+                CHECK_MSG(tr.depth[i] == 8, "line %d ended at depth %d", i, tr.depth[i]);
+                for (int j = 1; j < i; j++) CHECK_MSG(tr.first[j] != tr.first[i], "%s: lines %d and %d share a move", fens[f], j, i);
+                if (i > 1) CHECK_MSG(tr.score[i - 1] >= tr.score[i], "%s: line %d scores %d above line %d's %d", fens[f], i, tr.score[i],
+                                     i - 1, tr.score[i - 1]);
+            }
+        }
+    /* two legal replies: MultiPV 3 gives two lines */
+    run_engine_search("7k/8/8/8/8/8/8/K6R b - - 0 1", 6, 3, &tr);
+    CHECK_MSG(tr.max_multipv == 2 && tr.first[1] != tr.first[2], "%d lines", tr.max_multipv);
+}
+
+/* Lazy SMP with two threads finishes a fixed-depth search with a legal move. */
+TEST(search, two_threads_finish_with_a_legal_move) {
+    CHECK(search_set_threads(2) == 2);
+    SearchTranscript tr;
+    run_engine_search("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", 10, 1, &tr);
+    CHECK_MSG(tr.max_depth == 10 && tr.nodes > 0, "depth %d, %llu nodes", tr.max_depth, (unsigned long long)tr.nodes);
+    run_engine_search("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 12, 2, &tr);
+    CHECK(tr.max_depth == 12 && tr.max_multipv == 2);
+    search_set_threads(1);
 }

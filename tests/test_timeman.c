@@ -1,0 +1,91 @@
+/* Time allocation as pure functions: exact budgets on a few clocks (worked out by hand from
+ * the defaults in search_params.h), then a sweep showing the budget never exceeds what the
+ * clock allows, and the per-iteration stop limit. */
+#include "test.h"
+#include "timeman.h"
+
+static SearchLimits clock_limits(int64_t white_ms, int64_t white_inc, int movestogo) {
+    SearchLimits l;
+    search_limits_clear(&l);
+    l.time[WHITE] = white_ms;
+    l.inc[WHITE] = white_inc;
+    l.movestogo = movestogo;
+    return l;
+}
+
+static void check_budget(const SearchLimits *l, int game_ply, int overhead, int64_t soft, int64_t hard, const char *what) {
+    TimeBudget b = timeman_budget(l, WHITE, game_ply, overhead);
+    CHECK_MSG(b.timed && b.soft_ms == soft && b.hard_ms == hard, "%s: soft %lld hard %lld, want %lld %lld", what,
+              (long long)b.soft_ms, (long long)b.hard_ms, (long long)soft, (long long)hard);
+}
+
+TEST(timeman, budgets_on_known_clocks) {
+    /* usable = clock - overhead - min(clock / 20, 1000); soft = usable / moves to go (30 early
+     * in the game) + 3/4 increment, at most usable / 2; hard = usable / 4 + 3/4 increment */
+    SearchLimits l = clock_limits(60000, 0, 0);
+    check_budget(&l, 0, 50, 58950 / 30, 58950 / 4, "sudden death 60 s");
+    check_budget(&l, 80, 50, 58950 / 25, 58950 / 4, "sudden death 60 s late in the game");
+    l = clock_limits(10000, 100, 0);
+    check_budget(&l, 0, 50, 9450 / 30 + 75, 9450 / 4 + 75, "10 s + 0.1 s");
+    l = clock_limits(30000, 0, 10);
+    check_budget(&l, 0, 50, 28950 / 10, 28950 / 4, "30 s for 10 moves");
+    l = clock_limits(5000, 0, 1);
+    check_budget(&l, 0, 50, 4700, 4700, "last move before the time control");
+    l = clock_limits(30, 0, 0);
+    check_budget(&l, 0, 100, 1, 1, "30 ms left, 100 ms overhead");
+    search_limits_clear(&l);
+    l.movetime = 1000;
+    check_budget(&l, 0, 50, 950, 950, "movetime 1 s");
+    l.time[WHITE] = 2000; /* both: the tighter one wins */
+    check_budget(&l, 0, 50, 1850 / 30, 1850 / 4, "movetime and clock");
+
+    search_limits_clear(&l);
+    CHECK(!timeman_budget(&l, WHITE, 0, 50).timed); /* no limit at all */
+    l = clock_limits(60000, 0, 0);
+    CHECK(!timeman_budget(&l, BLACK, 0, 50).timed); /* a clock for the other side only */
+    l.infinite = true;
+    CHECK(!timeman_budget(&l, WHITE, 0, 50).timed);
+}
+
+TEST(timeman, never_more_than_the_clock_allows) {
+    static const int64_t clocks[] = {0, 1, 5, 20, 50, 100, 300, 1000, 5000, 60000, 600000};
+    static const int64_t incs[] = {0, 10, 100, 2000, 30000};
+    static const int togo[] = {0, 1, 2, 5, 40, 80};
+    static const int overheads[] = {0, 30, 100, 1000};
+    int checked = 0;
+    for (int c = 0; c < 11; c++)
+        for (int i = 0; i < 5; i++)
+            for (int g = 0; g < 6; g++)
+                for (int o = 0; o < 4; o++)
+                    for (int ply = 0; ply < 300; ply += 97) {
+                        SearchLimits l = clock_limits(clocks[c], incs[i], togo[g]);
+                        TimeBudget b = timeman_budget(&l, WHITE, ply, (int)overheads[o]);
+                        int64_t allowed = clocks[c] - overheads[o] > 1 ? clocks[c] - overheads[o] : 1;
+                        CHECK_MSG(b.timed && 1 <= b.soft_ms && b.soft_ms <= b.hard_ms && b.hard_ms <= allowed,
+                                  "clock %lld inc %lld togo %d overhead %lld: soft %lld hard %lld", (long long)clocks[c],
+                                  (long long)incs[i], togo[g], (long long)overheads[o], (long long)b.soft_ms, (long long)b.hard_ms);
+                        checked++;
+                    }
+    CHECK(checked == 11 * 5 * 6 * 4 * 4);
+}
+
+TEST(timeman, iteration_limit_follows_stability) {
+    struct {
+        IterationProgress p;
+        int64_t limit;
+    } cases[] = {
+        {{10, 4, 0, 20}, 550},  /* best move settled for 4 iterations */
+        {{10, 2, 0, 20}, 800},
+        {{10, 1, 0, 20}, 1000},
+        {{10, 0, 0, 20}, 1500}, /* best move just changed */
+        {{5, 0, 0, 20}, 1000},  /* too shallow for that to count */
+        {{10, 1, 31, 20}, 1300}, /* score dropped */
+        {{10, 1, 30, 20}, 1000},
+        {{10, 0, 31, 20}, 1950},
+        {{10, 0, 31, 1}, 100},  /* one legal move */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int64_t got = timeman_iteration_limit(1000, &cases[i].p);
+        CHECK_MSG(got == cases[i].limit, "case %zu: %lld, want %lld", i, (long long)got, (long long)cases[i].limit);
+    }
+}
