@@ -1,5 +1,5 @@
-/* Shared engine commands, the terminal prompt, protocol selection, the command loop,
- * scripts, EPD suites and batch mode. */
+/* The services every protocol front end shares and the engine commands of every prompt,
+ * EPD suites among them. */
 #include "commands.h"
 
 #include <ctype.h>
@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "bench.h"
 #include "engine_io.h"
@@ -19,12 +18,7 @@
 #include "options.h"
 #include "perft.h"
 #include "threads.h"
-#include "uci.h"
-#include "xboard.h"
 
-#define MAX_WORDS 4096
-#define MAX_SCRIPT_DEPTH 8
-#define BATCH_DEFAULT_MOVETIME_MS 5000
 #define EPD_DEFAULT_MOVETIME_MS 1000
 
 Session session;
@@ -93,15 +87,6 @@ void commands_stop_search(void) {
     search_stop();
     search_wait();
     session.open_ended = false;
-}
-
-void commands_settle(void) {
-    for (;;) {
-        if (!session.open_ended) search_wait(); /* also joins a search that has just ended */
-        IoEvent ev;
-        if (!io_poll_search_done(&ev)) break;
-        if (io_protocol == PROTO_XBOARD) xboard_on_search_done(&ev);
-    }
 }
 
 /* ---------- engine commands ---------- */
@@ -212,46 +197,6 @@ static void print_help(void) {
         "xboard commands: protover new force go playother usermove level st sd nps time otim ? ping draw\n"
         "  result setboard undo remove hard easy post nopost analyze exit . memory cores option quit\n";
     io_printf("%s%s", common, io_protocol == PROTO_UCI ? uci : io_protocol == PROTO_XBOARD ? xboard : terminal);
-}
-
-static CommandResult cmd_script(char **words, int count) {
-    if (count < 2) {
-        io_error("usage: script FILE");
-        return CMD_DONE;
-    }
-    char path[1024];
-    join_words(words, 1, count, path, sizeof path);
-    if (session.script_depth >= MAX_SCRIPT_DEPTH) {
-        io_error("script: nested more than %d deep", MAX_SCRIPT_DEPTH);
-        return CMD_DONE;
-    }
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        io_error("script: cannot open '%s': %s", path, strerror(errno));
-        return CMD_DONE;
-    }
-    session.script_depth++;
-    CommandResult result = CMD_DONE;
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    while ((len = getline(&line, &cap, f)) >= 0) {
-        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = '\0';
-        char *p = line;
-        while (isspace((unsigned char)*p)) p++;
-        if (!*p || *p == '#') continue; /* blank lines and comments */
-        io_log_input(p);
-        io_set_command(p);
-        if (commands_dispatch(p) == CMD_QUIT) {
-            result = CMD_QUIT;
-            break;
-        }
-        commands_settle();
-    }
-    free(line);
-    fclose(f);
-    session.script_depth--;
-    return result;
 }
 
 /* ---- EPD test suites ---- */
@@ -373,8 +318,8 @@ static void cmd_epd(char **words, int count) {
 }
 
 CommandResult commands_shared(char *line) {
-    char *words[MAX_WORDS];
-    int count = split_words(line, words, MAX_WORDS);
+    char *words[COMMAND_MAX_WORDS];
+    int count = split_words(line, words, COMMAND_MAX_WORDS);
     if (count == 0) return CMD_DONE;
     const char *cmd = words[0];
     if (!strcmp(cmd, "perft") || !strcmp(cmd, "divide")) cmd_perft(words, count);
@@ -387,31 +332,9 @@ CommandResult commands_shared(char *line) {
     else if (!strcmp(cmd, "help")) print_help();
     else if (!strcmp(cmd, "setboard")) cmd_setboard(words, count);
     else if (!strcmp(cmd, "sd") || !strcmp(cmd, "sn") || !strcmp(cmd, "st")) cmd_limit(words, count);
-    else if (!strcmp(cmd, "script")) return cmd_script(words, count);
     else if (!strcmp(cmd, "epd")) cmd_epd(words, count);
     else return CMD_UNKNOWN;
     return CMD_DONE;
-}
-
-/* ---------- the plain terminal prompt ---------- */
-
-/* Plays one or more moves (coordinates or SAN); all or nothing. */
-static bool play_moves(char **words, int count) {
-    static Position scratch;
-    memcpy(&scratch, &session.game.pos, sizeof scratch);
-    Move moves[64];
-    if (count > 64) return false;
-    for (int i = 0; i < count; i++) {
-        moves[i] = move_from_text(&scratch, words[i]);
-        if (moves[i] == MOVE_NONE) {
-            io_error("illegal move '%s'", words[i]);
-            return true;
-        }
-        pos_make_move(&scratch, moves[i]);
-    }
-    commands_stop_search();
-    for (int i = 0; i < count; i++) game_push(&session.game, moves[i]);
-    return true;
 }
 
 /* A word that reads like a move in either notation, so "illegal move" is the right complaint. */
@@ -423,143 +346,4 @@ bool commands_looks_like_move(const char *w) {
     if (!strncmp(w, "O-O", 3) || !strncmp(w, "0-0", 3)) return true;
     if (n >= 2 && n <= 8 && strchr("KQRBNabcdefgh", w[0]) && strpbrk(w, "12345678")) return true;
     return false;
-}
-
-static void terminal_go(char **words, int count) {
-    SearchLimits limits;
-    int perft_depth = 0;
-    bool has_limit = false;
-    if (!uci_parse_go(words + 1, count - 1, &session.game.pos, &limits, &perft_depth, &has_limit)) return;
-    if (perft_depth > 0) {
-        commands_perft(perft_depth);
-        return;
-    }
-    if (!has_limit) {
-        limits.depth = session.depth_limit;
-        limits.nodes = session.node_limit;
-        limits.movetime = session.movetime_ms;
-        if (!limits.depth && !limits.nodes && !limits.movetime) {
-            /* nobody can type stop into a script: give it a fixed time instead of forever */
-            if (session.script_depth > 0) limits.movetime = BATCH_DEFAULT_MOVETIME_MS;
-            else limits.infinite = true;
-        }
-    }
-    SearchOutput out = uci_search_output();
-    commands_start_search(&session.game.pos, &limits, &out);
-}
-
-static CommandResult terminal_command(char *line) {
-    char *copy = strdup(line); /* the shared commands and setoption want the unsplit line */
-    if (!copy) return CMD_DONE;
-    char *words[MAX_WORDS];
-    int count = split_words(line, words, MAX_WORDS);
-    CommandResult result = CMD_DONE;
-    const char *cmd = count ? words[0] : "";
-    if (count == 0) {
-    } else if (!strcmp(cmd, "quit") || !strcmp(cmd, "exit")) {
-        result = CMD_QUIT;
-    } else if (!strcmp(cmd, "position")) {
-        commands_stop_search();
-        uci_position(words + 1, count - 1);
-    } else if (!strcmp(cmd, "new") || !strcmp(cmd, "ucinewgame")) {
-        commands_stop_search();
-        search_clear();
-        game_set_fen(&session.game, START_FEN, NULL, 0);
-    } else if (!strcmp(cmd, "go")) {
-        terminal_go(words, count);
-    } else if (!strcmp(cmd, "stop") || !strcmp(cmd, "?")) {
-        search_stop();
-    } else if (!strcmp(cmd, "isready")) {
-        io_printf("readyok\n");
-    } else if (!strcmp(cmd, "setoption")) {
-        uci_setoption(words + 1, count - 1);
-    } else if (!strcmp(cmd, "undo")) {
-        commands_stop_search();
-        if (!game_pop(&session.game)) io_error("undo: no move to take back");
-    } else if (!strcmp(cmd, "usermove") || !strcmp(cmd, "move")) {
-        if (count < 2) io_error("usage: %s MOVE ...", cmd);
-        else play_moves(words + 1, count - 1);
-    } else {
-        result = commands_shared(copy);
-        if (result == CMD_UNKNOWN) {
-            result = CMD_DONE;
-            if (commands_looks_like_move(cmd)) play_moves(words, count);
-            else io_error("unknown command '%s' (try help)", cmd);
-        }
-    }
-    free(copy);
-    return result;
-}
-
-/* ---------- protocol selection and the loops ---------- */
-
-CommandResult commands_dispatch(char *line) {
-    const char *p = line;
-    while (isspace((unsigned char)*p)) p++;
-    if (io_protocol == PROTO_TERMINAL) {
-        size_t n = strcspn(p, " \t");
-        if (n == 3 && !strncmp(p, "uci", 3)) io_protocol = PROTO_UCI;
-        else if ((n == 6 && !strncmp(p, "xboard", 6)) || (n == 8 && !strncmp(p, "protover", 8))) io_protocol = PROTO_XBOARD;
-    }
-    switch (io_protocol) {
-    case PROTO_UCI: return uci_command(line);
-    case PROTO_XBOARD: return xboard_command(line);
-    default: return terminal_command(line);
-    }
-}
-
-int commands_loop(void) {
-    char *line = NULL;
-    size_t cap = 0;
-    if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) /* a person, not a GUI: say hello */
-        io_printf("Squall chess engine. Type 'help' for commands, 'uci' or 'xboard' to select a protocol.\n");
-    for (;;) {
-        IoEvent ev;
-        io_next_event(&ev);
-        if (ev.kind == IO_EVENT_SEARCH_DONE) {
-            if (io_protocol == PROTO_XBOARD) xboard_on_search_done(&ev);
-            continue;
-        }
-        if (ev.kind == IO_EVENT_EOF) {
-            /* Piped input ("go depth 12" then EOF) still gets its answer; an open-ended search is stopped. */
-            if (session.open_ended) search_stop();
-            commands_settle();
-            break;
-        }
-        size_t len = strlen(ev.line);
-        if (len + 1 > cap) {
-            char *grown = realloc(line, len + 1);
-            if (!grown) continue;
-            line = grown, cap = len + 1;
-        }
-        memcpy(line, ev.line, len + 1);
-        io_set_command(line);
-        if (commands_dispatch(line) == CMD_QUIT) break;
-    }
-    free(line);
-    if (io_protocol == PROTO_XBOARD) xboard_cancel();
-    commands_stop_search();
-    return 0;
-}
-
-int commands_batch(const char *command_list) {
-    char *copy = strdup(command_list);
-    if (!copy) return 1;
-    session.script_depth++;
-    for (char *save, *cmd = strtok_r(copy, ";", &save); cmd; cmd = strtok_r(NULL, ";", &save)) {
-        while (isspace((unsigned char)*cmd)) cmd++;
-        size_t n = strlen(cmd);
-        while (n > 0 && isspace((unsigned char)cmd[n - 1])) cmd[--n] = '\0';
-        if (!*cmd) continue;
-        io_log_input(cmd);
-        io_set_command(cmd);
-        CommandResult r = commands_dispatch(cmd);
-        commands_settle();
-        if (r == CMD_QUIT) break;
-    }
-    session.script_depth--;
-    free(copy);
-    if (io_protocol == PROTO_XBOARD) xboard_cancel();
-    commands_stop_search();
-    return io_error_count() ? 1 : 0;
 }

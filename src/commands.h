@@ -1,5 +1,7 @@
-/* What every prompt shares: the session (game + terminal limits), the engine commands
- * (perft, d, eval, bench, script, epd, ...), protocol selection, the command loop and batch mode. */
+/* The services the protocol front ends (uci.c, xboard.c, terminal.c) share: the session (game
+ * and the sd/sn/st limits), word parsing, search start/stop, and the engine commands every
+ * prompt offers (perft, d, eval, bench, setboard, epd, ...). Nothing here knows the protocols;
+ * command_loop.c sits above them all. */
 #ifndef SQUALL_COMMANDS_H
 #define SQUALL_COMMANDS_H
 
@@ -22,6 +24,8 @@ extern Session session;
 
 typedef enum { CMD_UNKNOWN, CMD_DONE, CMD_QUIT } CommandResult;
 
+#define COMMAND_MAX_WORDS 4096 /* words of one input line (a position command's move list) */
+
 void session_init(void);
 
 /* Splits line in place on blanks; returns the word count (at most max). */
@@ -42,15 +46,8 @@ void commands_start_search(const Position *root, const SearchLimits *limits, con
 void commands_stop_search(void);
 /* Stops any search, then prints perft of the game position (move: count lines, Nodes searched). */
 void commands_perft(int depth);
-/* In scripts and batch mode: waits for a search that will end by itself, then handles its result. */
-void commands_settle(void);
 
 /* Engine commands available at every prompt; CMD_UNKNOWN when line is not one. */
 CommandResult commands_shared(char *line);
-/* Runs one input line in the current protocol (the first uci/xboard/protover selects it). */
-CommandResult commands_dispatch(char *line);
-
-int commands_loop(void);                       /* interactive / GUI session until quit or EOF */
-int commands_batch(const char *command_list);  /* ';'-separated commands; exit code */
 
 #endif

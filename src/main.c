@@ -6,6 +6,7 @@
 
 #include "bench.h"
 #include "board.h"
+#include "command_loop.h"
 #include "commands.h"
 #include "datagen.h"
 #include "engine_io.h"
@@ -201,9 +202,9 @@ int main(int argc, char **argv) {
         rc = subcommands[sub_index].run(argc - arg, argv + arg);
     } else if (batch) {
         if (!commands) commands = read_all_stdin();
-        rc = commands ? commands_batch(commands) : 1;
+        rc = commands ? command_loop_batch(commands) : 1;
     } else {
-        rc = commands_loop();
+        rc = command_loop_run();
     }
     free(commands);
     game_free(&session.game);

@@ -4,7 +4,6 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "engine_io.h"
@@ -218,15 +217,10 @@ static void uci_go(char **w, int n) {
     commands_start_search(&session.game.pos, &limits, &out);
 }
 
-CommandResult uci_command(char *line) {
-    char *copy = strdup(line);
-    if (!copy) return CMD_DONE;
-    char *words[4096];
-    int n = split_words(line, words, 4096);
+CommandResult uci_command(char *line, char **words, int n) {
     CommandResult result = CMD_DONE;
-    const char *cmd = n ? words[0] : "";
-    if (n == 0) {
-    } else if (!strcmp(cmd, "uci")) {
+    const char *cmd = words[0];
+    if (!strcmp(cmd, "uci")) {
         uci_identify();
     } else if (!strcmp(cmd, "isready")) {
         io_printf("readyok\n");
@@ -250,12 +244,11 @@ CommandResult uci_command(char *line) {
     } else if (!strcmp(cmd, "debug") || !strcmp(cmd, "register")) {
         /* accepted and ignored */
     } else {
-        result = commands_shared(copy);
+        result = commands_shared(line);
         if (result == CMD_UNKNOWN) {
             result = CMD_DONE;
             io_error("unknown command '%s'", cmd);
         }
     }
-    free(copy);
     return result;
 }

@@ -4,7 +4,8 @@
 
 #include "commands.h"
 
-CommandResult uci_command(char *line);
+/* One input line: line as typed, words its blank-separated words (count >= 1). */
+CommandResult uci_command(char *line, char **words, int count);
 
 /* Prints "info ..." lines and "bestmove X [ponder Y]". */
 SearchOutput uci_search_output(void);

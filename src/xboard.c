@@ -334,15 +334,11 @@ static void xb_draw_offer(void) {
     if (score <= -100 || (abs(score) <= 15 && session.game.move_count >= 120)) io_printf("offer draw\n");
 }
 
-CommandResult xboard_command(char *line) {
-    char *copy = strdup(line);
-    if (!copy) return CMD_DONE;
-    char *w[4096];
-    int n = split_words(line, w, 4096);
+CommandResult xboard_command(char *line, char **w, int n) {
     CommandResult result = CMD_DONE;
-    const char *cmd = n ? w[0] : "";
+    const char *cmd = w[0];
     long v;
-    if (n == 0 || !strcmp(cmd, "xboard") || !strcmp(cmd, "accepted") || !strcmp(cmd, "rejected") ||
+    if (!strcmp(cmd, "xboard") || !strcmp(cmd, "accepted") || !strcmp(cmd, "rejected") ||
         !strcmp(cmd, "computer") || !strcmp(cmd, "name") || !strcmp(cmd, "rating") || !strcmp(cmd, "random") ||
         !strcmp(cmd, "ics") || !strcmp(cmd, "bk") || !strcmp(cmd, "egtpath")) {
         /* nothing to do */
@@ -445,18 +441,17 @@ CommandResult xboard_command(char *line) {
     } else if (!strcmp(cmd, "cores")) {
         xb_resource(w, n, "Threads", SEARCH_MAX_THREADS);
     } else if (!strcmp(cmd, "option")) {
-        xb_option(copy);
+        xb_option(line);
     } else if (!strcmp(cmd, "quit")) {
         result = CMD_QUIT;
     } else {
         /* engine commands (perft, d, bench, sd, st, sn, ...), then a bare move */
-        result = commands_shared(copy);
+        result = commands_shared(line);
         if (result == CMD_UNKNOWN) {
             result = CMD_DONE;
             if (n == 1 && commands_looks_like_move(cmd)) xb_usermove(cmd);
             else io_error("unknown command");
         }
     }
-    free(copy);
     return result;
 }

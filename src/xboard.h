@@ -5,7 +5,8 @@
 #include "commands.h"
 #include "engine_io.h"
 
-CommandResult xboard_command(char *line);
+/* One input line: line as typed, words its blank-separated words (count >= 1). */
+CommandResult xboard_command(char *line, char **words, int count);
 /* A search started by the xboard layer has finished (posted from the search thread). */
 void xboard_on_search_done(const IoEvent *ev);
 /* Stops whatever the xboard layer is doing (thinking, pondering, analysing) without moving. */

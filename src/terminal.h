@@ -1,0 +1,10 @@
+/* The plain terminal prompt (no protocol chosen yet). */
+#ifndef SQUALL_TERMINAL_H
+#define SQUALL_TERMINAL_H
+
+#include "commands.h"
+
+/* One input line: line as typed, words its blank-separated words (count >= 1). */
+CommandResult terminal_command(char *line, char **words, int count);
+
+#endif
