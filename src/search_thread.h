@@ -24,7 +24,6 @@ typedef struct SearchShared {
     int thread_count;
     SearchOutput output;
     bool report;                    /* send thinking lines */
-    int64_t last_report_ms;
 } SearchShared;
 
 void search_tables_init(void);      /* once: reduction table and evaluator */
