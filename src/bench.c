@@ -5,9 +5,12 @@
 #include <stdlib.h>
 
 #include "board.h"
+#include "evaluate.h"
+#include "nnue.h"
 #include "notation.h"
 #include "threads.h"
 #include "timeman.h"
+#include "version.h"
 
 static const char *bench_positions[] = {
     /* openings */
@@ -55,6 +58,10 @@ uint64_t bench_run(int depth, const EngineSettings *settings, FILE *out, int ver
         return 0;
     }
     search_worker_clear(worker);
+    if (verbose) /* which build, evaluator and net the numbers below belong to */
+        fprintf(out, "%s %s bench: depth %d, %s evaluation%s%s\n", ENGINE_NAME, squall_version, depth,
+                evaluate_name(settings), evaluate_uses_nnue(settings) ? ", net " : "",
+                evaluate_uses_nnue(settings) ? nnue_net_name() : "");
     Position *pos = malloc(sizeof *pos);
     uint64_t nodes = 0, eval_full = 0, eval_lazy = 0;
     int64_t start = time_now_ms();

@@ -15,6 +15,7 @@
 #include "terminal.h"
 #include "threads.h"
 #include "uci.h"
+#include "version.h"
 #include "xboard.h"
 
 #define MAX_SCRIPT_DEPTH 8
@@ -100,7 +101,8 @@ int command_loop_run(void) {
     char *line = NULL;
     size_t cap = 0;
     if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) /* a person, not a GUI: say hello */
-        io_printf("Squall chess engine. Type 'help' for commands, 'uci' or 'xboard' to select a protocol.\n");
+        io_printf("%s %s chess engine. Type 'help' for commands, 'uci' or 'xboard' to select a protocol.\n",
+                  ENGINE_NAME, squall_version);
     for (;;) {
         IoEvent ev;
         io_next_event(&ev);

@@ -20,6 +20,7 @@
 #include "sha256.h"
 #include "threads.h"
 #include "train_record.h"
+#include "version.h"
 
 /* ---------------- random numbers ---------------- */
 
@@ -284,10 +285,6 @@ void datagen_config_defaults(DatagenConfig *cfg) {
     cfg->settings = (EngineSettings)ENGINE_SETTINGS_DEFAULT;
 }
 
-#ifndef SQUALL_VERSION
-#define SQUALL_VERSION "unknown"
-#endif
-
 void datagen_describe_evaluator(const EngineSettings *settings, char *out, size_t size) {
     if (!evaluate_uses_nnue(settings)) {
         snprintf(out, size, "classical");
@@ -322,7 +319,7 @@ bool datagen_write_manifest(const DatagenConfig *cfg, const DatagenStats *stats,
     if (!f) return false;
     fprintf(f, "file=%s generator=squall-%s eval=%s nodes=%" PRIu64 " seed=%" PRIu64 " random_plies=%d threads=%d "
                "positions=%" PRIu64 " games=%" PRIu64 " started=%s updated=%s status=%s\n",
-            strrchr(cfg->out_path, '/') ? strrchr(cfg->out_path, '/') + 1 : cfg->out_path, SQUALL_VERSION,
+            strrchr(cfg->out_path, '/') ? strrchr(cfg->out_path, '/') + 1 : cfg->out_path, squall_version,
             cfg->evaluator ? cfg->evaluator : "unknown", cfg->nodes, cfg->seed, cfg->random_plies, cfg->threads,
             stats->positions, stats->games, start_text, now_text, status);
     bool ok = fclose(f) == 0;

@@ -15,6 +15,7 @@
 #include "perft.h"
 #include "threads.h"
 #include "train.h"
+#include "version.h"
 
 typedef int (*SubcommandMain)(int argc, char **argv);
 
@@ -39,6 +40,7 @@ static const struct {
 #define SUBCOMMAND_COUNT ((int)(sizeof subcommands / sizeof subcommands[0]))
 
 static void print_usage(FILE *out) {
+    fprintf(out, "%s %s\n", ENGINE_NAME, squall_version);
     fprintf(out,
             "usage: squall [FLAGS] [SUBCOMMAND ARGS...]\n"
             "  With no subcommand Squall reads commands from stdin: 'uci' or 'xboard' selects a\n"
@@ -50,6 +52,7 @@ static void print_usage(FILE *out) {
             "  --cpus N                 search threads (1..256)\n"
             "  --logfile FILE|-         log all input and output lines ('-' = stderr)\n"
             "  --evalfile FILE          load this net instead of the embedded one\n"
+            "  --version                the version (git describe of the source it was built from)\n"
             "  --help                   this text\n"
             "subcommands:\n");
     for (int i = 0; i < SUBCOMMAND_COUNT; i++) fprintf(out, "  %s\n", subcommands[i].usage);
@@ -136,6 +139,9 @@ int main(int argc, char **argv) {
         }
         if (!strcmp(flag, "--help") || !strcmp(flag, "-h")) {
             print_usage(stdout);
+            return 0;
+        } else if (!strcmp(flag, "--version")) {
+            printf("%s %s\n", ENGINE_NAME, squall_version);
             return 0;
         } else if (!strcmp(flag, "--batch")) {
             batch = true;

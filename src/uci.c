@@ -11,9 +11,7 @@
 #include "notation.h"
 #include "options.h"
 #include "threads.h"
-
-#define ENGINE_NAME "Squall"
-#define ENGINE_AUTHOR "the Squall developers"
+#include "version.h"
 
 /* ---------- thinking output ---------- */
 
@@ -189,7 +187,7 @@ void uci_setoption(char **w, int n) {
 }
 
 static void uci_identify(void) {
-    io_printf("id name %s\nid author %s\n", ENGINE_NAME, ENGINE_AUTHOR);
+    io_printf("id name %s %s\nid author %s\n", ENGINE_NAME, squall_version, ENGINE_AUTHOR);
     for (int i = 0; i < options_count(); i++) {
         char line[1024];
         options_uci_line(options_info(i), line, sizeof line);

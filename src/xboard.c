@@ -16,6 +16,7 @@
 #include "notation.h"
 #include "options.h"
 #include "threads.h"
+#include "version.h"
 
 #define NO_COLOR COLOR_NB
 #define XB_MATE_BASE 100000 /* xboard: 100000 + N = mate in N moves, -100000 - N = mated in N */
@@ -217,7 +218,8 @@ void xboard_on_search_done(const IoEvent *ev) {
 static void xb_features(void) {
     io_printf("feature done=0\n");
     io_printf("feature ping=1 setboard=1 playother=1 usermove=1 san=0 sigint=0 sigterm=0 analyze=1 colors=0 "
-              "time=1 draw=1 reuse=1 memory=1 smp=1 nps=1 debug=1 variants=\"normal\" myname=\"Squall\"\n");
+              "time=1 draw=1 reuse=1 memory=1 smp=1 nps=1 debug=1 variants=\"normal\" myname=\"%s %s\"\n",
+              ENGINE_NAME, squall_version);
     for (int i = 0; i < options_count(); i++) {
         const OptionInfo *opt = options_info(i);
         if (!opt->in_xboard) continue;

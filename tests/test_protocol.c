@@ -18,6 +18,7 @@
 #include "movegen.h"
 #include "notation.h"
 #include "train_record.h"
+#include "version.h"
 #include "test.h"
 
 /* Failure messages quote engine output; cutting it short in a message is fine. */
@@ -189,7 +190,9 @@ TEST(protocol, uci_handshake_and_options) {
     engine_send(&e, "uci");
     char seen[8192];
     CHECK_MSG(engine_expect(&e, "uciok", NULL, 0, READ_TIMEOUT_MS, seen, sizeof seen), "no uciok");
-    CHECK(strstr(seen, "id name Squall\n") != NULL);
+    char id_name[128]; /* the engine under test is built with the runner, from the same version */
+    snprintf(id_name, sizeof id_name, "id name Squall %s\n", squall_version);
+    CHECK_MSG(strstr(seen, id_name) != NULL, "want %s", id_name);
     CHECK(strstr(seen, "id author the Squall developers\n") != NULL);
     const char *options[] = {
         "option name Hash type spin default 16 min 1 max 65536",
@@ -404,8 +407,10 @@ TEST(protocol, xboard_features) {
     Engine e;
     char features[8192];
     xboard_open(&e, features, sizeof features);
+    char myname[128];
+    snprintf(myname, sizeof myname, "myname=\"Squall %s\"", squall_version);
     const char *want[] = {"ping=1", "setboard=1", "usermove=1", "san=0", "sigint=0", "sigterm=0", "analyze=1",
-                          "colors=0", "memory=1", "smp=1", "myname=\"Squall\"", "feature option=\""};
+                          "colors=0", "memory=1", "smp=1", myname, "feature option=\""};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         CHECK_MSG(strstr(features, want[i]) != NULL, "missing feature %s", want[i]);
     engine_send(&e, "quit");
@@ -608,6 +613,16 @@ TEST(protocol, subcommands_and_bad_arguments) {
     const char *help[] = {"--help", NULL};
     CHECK(run_engine(help, NULL, out, sizeof out, READ_TIMEOUT_MS) == 0);
     CHECK(strstr(out, "usage: squall") != NULL);
+    char name_line[128];
+    snprintf(name_line, sizeof name_line, "Squall %s\n", squall_version);
+    CHECK_MSG(!strncmp(out, name_line, strlen(name_line)), "--help starts with: %.60s", out);
+    const char *version[] = {"--version", NULL};
+    CHECK(run_engine(version, NULL, out, sizeof out, READ_TIMEOUT_MS) == 0);
+    CHECK_MSG(!strcmp(out, name_line), "--version said: %s", out);
+    const char *bench[] = {"bench", "2", NULL}; /* says which build the numbers belong to */
+    CHECK(run_engine(bench, NULL, out, sizeof out, SEARCH_TIMEOUT_MS) == 0);
+    snprintf(name_line, sizeof name_line, "Squall %s bench: depth 2, ", squall_version);
+    CHECK_MSG(!strncmp(out, name_line, strlen(name_line)) && strstr(out, "\nNodes searched: "), "%.200s", out);
 
     static const char *const bad[][4] = {
         {"--hash", "abc", NULL}, {"--hash", "0", NULL}, {"--cpus", "-1", NULL}, {"--nope", NULL},
