@@ -87,9 +87,9 @@ check() {
         fail "$name" "abnormal ending: $ending"
     fi
     # losing on time is a bug for an engine that manages its own clock
-    local squall_lost=no
-    { [ "$white" = Squall ] && [ "$result" = 0-1 ]; } && squall_lost=yes
-    { [ "$black" = Squall ] && [ "$result" = 1-0 ]; } && squall_lost=yes
+    local squall_lost=no # the name carries the version: "Squall <version>"
+    { [[ "$white" == Squall* ]] && [ "$result" = 0-1 ]; } && squall_lost=yes
+    { [[ "$black" == Squall* ]] && [ "$result" = 1-0 ]; } && squall_lost=yes
     if [ $squall_lost = yes ] && echo "$ending" | grep -qi 'time'; then
         fail "$name" "Squall lost on time: $ending"
     fi
