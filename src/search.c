@@ -30,7 +30,6 @@ typedef struct {
 typedef struct {
     Move move;
     int score, prev_score;
-    int bound;
     int seldepth;
     int pv_length;
     Move pv[MAX_PLY];
@@ -390,7 +389,6 @@ static void update_root_move(SearchThread *t, const SearchNode *n, Move m, int m
     RootMove *rm = find_root_move(t, m);
     if (move_number == 1 || score > n->alpha) {
         rm->score = score;
-        rm->bound = score >= n->beta ? BOUND_LOWER : BOUND_EXACT;
         rm->seldepth = t->seldepth;
         rm->pv[0] = m;
         rm->pv_length = 1;
