@@ -40,7 +40,8 @@ void join_words(char *const *words, int from, int to, char *out, size_t out_size
 /* A word that reads like a move in either notation (so "illegal move" is the right complaint). */
 bool commands_looks_like_move(const char *word);
 
-/* Starts an asynchronous search of the session game, remembering whether it only ends on stop. */
+/* Starts an asynchronous search of root with the options' settings and Move Overhead,
+ * remembering whether it only ends on stop. */
 void commands_start_search(const Position *root, const SearchLimits *limits, const SearchOutput *output);
 /* Stops any running search and waits for its result. */
 void commands_stop_search(void);
