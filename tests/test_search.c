@@ -18,7 +18,7 @@
  * is the one embedded. */
 #define BENCH_PIN_DEPTH 9
 #define BENCH_PIN_NODES_CLASSICAL 489657ULL
-#define BENCH_PIN_NODES_NNUE 516467ULL
+#define BENCH_PIN_NODES_NNUE 510002ULL
 #define BENCH_PIN_NET_NAME "embedded default.nnue"
 
 /* The classical evaluation: the search tests then do not depend on the shipped net. */
