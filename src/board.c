@@ -12,9 +12,6 @@ uint64_t zobrist_castling[16];
 uint64_t zobrist_ep_file[8];
 uint64_t zobrist_side;
 
-/* castling_keep[sq]: rights that survive a move touching sq */
-static uint8_t castling_keep[SQUARE_NB];
-
 static const char piece_chars[] = "PNBRQKpnbrqk";
 
 static uint64_t splitmix64(uint64_t *state) {
@@ -40,13 +37,6 @@ void board_init(void) {
             if (i & (1 << b)) zobrist_castling[i] ^= single[b];
     for (int f = 0; f < 8; f++) zobrist_ep_file[f] = splitmix64(&seed);
     zobrist_side = splitmix64(&seed);
-    for (int s = 0; s < 64; s++) castling_keep[s] = ALL_CASTLING;
-    castling_keep[E1] &= ~(WHITE_OO | WHITE_OOO);
-    castling_keep[H1] &= ~WHITE_OO;
-    castling_keep[A1] &= ~WHITE_OOO;
-    castling_keep[E8] &= ~(BLACK_OO | BLACK_OOO);
-    castling_keep[H8] &= ~BLACK_OO;
-    castling_keep[A8] &= ~BLACK_OOO;
 }
 
 static inline void put_piece(Position *pos, int pc, int sq) {
@@ -175,30 +165,7 @@ bool pos_set_fen(Position *pos, const char *fen, char *err, size_t err_size) {
 
     /* 3. castling */
     StateInfo *st = &p->states[0];
-    st->castling = 0;
-    if (strcmp(fields[2], "-") != 0) {
-        for (const char *c = fields[2]; *c; c++) {
-            int right;
-            switch (*c) {
-            case 'K': right = WHITE_OO; break;
-            case 'Q': right = WHITE_OOO; break;
-            case 'k': right = BLACK_OO; break;
-            case 'q': right = BLACK_OOO; break;
-            default: free(p); return fen_error(err, err_size, "castling field has a character other than KQkq or -");
-            }
-            if (st->castling & right) { free(p); return fen_error(err, err_size, "castling field repeats a right"); }
-            st->castling |= (uint8_t)right;
-        }
-    }
-    static const struct { int right, king, rook, piece_king, piece_rook; } needs[4] = {
-        {WHITE_OO, E1, H1, W_KING, W_ROOK}, {WHITE_OOO, E1, A1, W_KING, W_ROOK},
-        {BLACK_OO, E8, H8, B_KING, B_ROOK}, {BLACK_OOO, E8, A8, B_KING, B_ROOK}};
-    for (int i = 0; i < 4; i++)
-        if ((st->castling & needs[i].right) &&
-            (p->board[needs[i].king] != needs[i].piece_king || p->board[needs[i].rook] != needs[i].piece_rook)) {
-            free(p);
-            return fen_error(err, err_size, "castling right without king and rook on their original squares");
-        }
+    if (!castling_parse_field(p, fields[2], err, err_size)) { free(p); return false; }
 
     /* 4. en passant */
     st->ep_square = SQ_NONE;
@@ -267,11 +234,8 @@ void pos_get_fen(const Position *pos, char *out, size_t size) {
     buf[n++] = ' ';
     buf[n++] = pos->side == WHITE ? 'w' : 'b';
     buf[n++] = ' ';
-    if (!st->castling) buf[n++] = '-';
-    if (st->castling & WHITE_OO) buf[n++] = 'K';
-    if (st->castling & WHITE_OOO) buf[n++] = 'Q';
-    if (st->castling & BLACK_OO) buf[n++] = 'k';
-    if (st->castling & BLACK_OOO) buf[n++] = 'q';
+    castling_write_field(pos, buf + n);
+    n += (int)strlen(buf + n);
     buf[n++] = ' ';
     if (st->ep_square == SQ_NONE) buf[n++] = '-';
     else buf[n++] = (char)('a' + square_file(st->ep_square)), buf[n++] = (char)('1' + square_rank(st->ep_square));
@@ -308,13 +272,10 @@ static inline void add_dirty(DirtyPieces *d, int pc, int from, int to) {
     d->count++;
 }
 
-static inline void castling_rook_squares(int king_to, int *rook_from, int *rook_to) {
-    switch (king_to) {
-    case G1: *rook_from = H1, *rook_to = F1; break;
-    case C1: *rook_from = A1, *rook_to = D1; break;
-    case G8: *rook_from = H8, *rook_to = F8; break;
-    default: *rook_from = A8, *rook_to = D8; break;
-    }
+static inline void castling_rook_squares(const Position *pos, int color, int king_to, int *rook_from, int *rook_to) {
+    int index = castling_index_of_move(color, king_to);
+    *rook_from = pos->castling.rook_square[index];
+    *rook_to = castling_rook_to(index);
 }
 
 void pos_make_move(Position *pos, Move m) {
@@ -336,9 +297,12 @@ void pos_make_move(Position *pos, Move m) {
 
     if (kind == MOVE_CASTLING) {
         int rook_from, rook_to, rook = make_piece(us, ROOK);
-        castling_rook_squares(to, &rook_from, &rook_to);
-        move_piece(pos, from, to);
-        move_piece(pos, rook_from, rook_to);
+        castling_rook_squares(pos, us, to, &rook_from, &rook_to);
+        /* in Chess960 each may land on the other's start square: lift both, then place both */
+        remove_piece(pos, from);
+        remove_piece(pos, rook_from);
+        put_piece(pos, pc, to);
+        put_piece(pos, rook, rook_to);
         key ^= zobrist_piece[pc][from] ^ zobrist_piece[pc][to] ^ zobrist_piece[rook][rook_from] ^ zobrist_piece[rook][rook_to];
         add_dirty(&st->dirty, pc, from, to);
         add_dirty(&st->dirty, rook, rook_from, rook_to);
@@ -377,7 +341,7 @@ void pos_make_move(Position *pos, Move m) {
     }
     if (piece_type(pc) == KING) pos->king_square[us] = (uint8_t)to;
 
-    st->castling = prev->castling & castling_keep[from] & castling_keep[to];
+    st->castling = prev->castling & pos->castling.keep[from] & pos->castling.keep[to];
     key ^= zobrist_castling[prev->castling] ^ zobrist_castling[st->castling];
     st->key = key;
     pos->side = (uint8_t)them;
@@ -393,9 +357,11 @@ void pos_unmake_move(Position *pos) {
 
     if (kind == MOVE_CASTLING) {
         int rook_from, rook_to;
-        castling_rook_squares(to, &rook_from, &rook_to);
-        move_piece(pos, rook_to, rook_from);
-        move_piece(pos, to, from);
+        castling_rook_squares(pos, us, to, &rook_from, &rook_to);
+        remove_piece(pos, to);
+        remove_piece(pos, rook_to);
+        put_piece(pos, make_piece(us, KING), from);
+        put_piece(pos, make_piece(us, ROOK), rook_from);
     } else {
         if (kind == MOVE_PROMOTION) {
             remove_piece(pos, to);
@@ -448,29 +414,25 @@ bool pos_is_pseudo_legal(const Position *pos, Move m) {
     int pc = pos->board[from];
     if (pc == NO_PIECE || piece_color(pc) != us) return false;
     if (kind != MOVE_PROMOTION && (m >> 12 & 3)) return false; /* only promotions carry a piece */
-    if (pos->color_bb[us] & square_bb(to)) return false;
     int type = piece_type(pc);
     Bitboard occ = pos->occupied;
     const StateInfo *st = pos_state(pos);
     int ksq = pos->king_square[us];
 
-    if (kind == MOVE_CASTLING) {
+    if (kind == MOVE_CASTLING) { /* before the own-piece test: in 960 the king may land on its rook or stay put */
         if (type != KING || pos_in_check(pos)) return false;
-        int right, path_from = from, rook_from, rook_to;
-        if (us == WHITE && from == E1 && to == G1) right = WHITE_OO;
-        else if (us == WHITE && from == E1 && to == C1) right = WHITE_OOO;
-        else if (us == BLACK && from == E8 && to == G8) right = BLACK_OO;
-        else if (us == BLACK && from == E8 && to == C8) right = BLACK_OOO;
-        else return false;
-        if (!(st->castling & right)) return false;
-        castling_rook_squares(to, &rook_from, &rook_to);
-        if (between_bb(from, rook_from) & ~square_bb(rook_from) & occ) return false;
-        for (int s = path_from; s != to;) {
-            s += to > from ? 1 : -1;
-            if (pos_square_attacked(pos, s, them, occ)) return false;
-        }
-        return true;
+        int index = castling_index_of_move(us, to);
+        if (to != castling_king_to(index) || !(st->castling & (1 << index))) return false;
+        const CastlingSetup *cs = &pos->castling;
+        if (occ & cs->must_be_empty[index]) return false;
+        for (Bitboard path = cs->king_path[index]; path;)
+            if (pos_square_attacked(pos, pop_lsb(&path), them, occ)) return false;
+        /* the castling rook may have shielded the king's destination along the back rank */
+        Bitboard after = (occ ^ square_bb(from) ^ square_bb(cs->rook_square[index])) | square_bb(to)
+                       | square_bb(castling_rook_to(index));
+        return !(rook_attacks(to, after) & (pos_pieces(pos, them, ROOK) | pos_pieces(pos, them, QUEEN)));
     }
+    if (pos->color_bb[us] & square_bb(to)) return false;
     if (kind == MOVE_ENPASSANT) {
         if (type != PAWN || to != st->ep_square || !(pawn_attacks(us, from) & square_bb(to))) return false;
         int cap_sq = us == WHITE ? to - 8 : to + 8;
@@ -520,8 +482,8 @@ static bool special_move_gives_check(const Position *pos, Move m) {
     Bitboard straight = pos_pieces(pos, us, ROOK) | pos_pieces(pos, us, QUEEN);
     if (move_kind(m) == MOVE_CASTLING) {
         int rook_from, rook_to;
-        castling_rook_squares(to, &rook_from, &rook_to);
-        occ = (occ ^ square_bb(rook_from)) | square_bb(rook_to);
+        castling_rook_squares(pos, us, to, &rook_from, &rook_to);
+        occ = (pos->occupied ^ square_bb(from) ^ square_bb(rook_from)) | square_bb(to) | square_bb(rook_to);
         straight = (straight ^ square_bb(rook_from)) | square_bb(rook_to);
     } else if (move_kind(m) == MOVE_ENPASSANT) {
         occ ^= square_bb(us == WHITE ? to - 8 : to + 8);
@@ -596,15 +558,14 @@ void pos_flip(const Position *src, Position *dst) {
         if (i) flipped[n++] = '/';
     }
     flipped[n] = 0;
-    for (char *c = castle; *c; c++)
-        if (*c != '-') *c = (char)(isupper((unsigned char)*c) ? tolower(*c) : toupper(*c));
-    /* keep KQkq order */
-    char castle_sorted[8] = "";
+    /* black's rights become white's and are written first, then white's become black's */
+    char castle_sorted[8] = "-";
     size_t cn = 0;
-    const char *order = "KQkq";
-    for (int i = 0; i < 4; i++) if (strchr(castle, order[i])) castle_sorted[cn++] = order[i];
-    castle_sorted[cn] = 0;
-    if (!cn) strcpy(castle_sorted, "-");
+    for (int pass = 0; pass < 2; pass++)
+        for (char *c = castle; *c; c++)
+            if (*c != '-' && (pass == 0) == (islower((unsigned char)*c) != 0))
+                castle_sorted[cn++] = (char)(pass == 0 ? toupper(*c) : tolower(*c));
+    if (cn) castle_sorted[cn] = 0;
     if (ep[0] != '-') ep[1] = ep[1] == '3' ? '6' : '3';
     char out[160];
     snprintf(out, sizeof out, "%s %c %s %s %d %d", flipped, side[0] == 'w' ? 'b' : 'w', castle_sorted, ep, r50, full);

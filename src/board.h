@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "bitboard.h"
+#include "castling.h"
 
 /* Room for a long game plus a full-depth search on top of it. */
 #define MAX_STATES (1024 + MAX_PLY + 16)
@@ -41,6 +42,7 @@ typedef struct Position {
     uint8_t board[SQUARE_NB];
     uint8_t side;
     uint8_t king_square[COLOR_NB];
+    CastlingSetup castling;
     int game_ply;      /* plies since the game start, for the full-move counter */
     int state_index;   /* states[state_index] is the current state */
     StateInfo states[MAX_STATES];

@@ -117,6 +117,18 @@ static void generate_pawn_moves(const Position *pos, MoveList *l, int kind, Bitb
 #undef PIN_OK
 }
 
+/* Out of line: it runs only while rights remain, and the main generator keeps its registers. */
+static __attribute__((noinline)) void generate_castling(const Position *pos, MoveList *l, int rights, int ksq,
+                                                        Bitboard danger, Bitboard pinned) {
+    const CastlingSetup *cs = &pos->castling;
+    for (int index = 0; index < 4; index++) { /* rights holds the mover's only; short castling first */
+        /* a pinned castling rook shields the king's destination (a Chess960 case: rook b1, enemy on a1) */
+        if ((rights & (1 << index)) && !(pos->occupied & cs->must_be_empty[index]) && !(danger & cs->king_path[index])
+            && !(pinned & square_bb(cs->rook_square[index])))
+            add(l, move_make_kind(ksq, castling_king_to(index), MOVE_CASTLING, KNIGHT));
+    }
+}
+
 void generate_moves(const Position *pos, MoveList *l, int kind) {
     int us = pos->side, them = !us;
     int ksq = pos->king_square[us];
@@ -146,16 +158,8 @@ void generate_moves(const Position *pos, MoveList *l, int kind) {
         }
     }
 
-    if (kind != GEN_NOISY && !checkers) {
-        int rights = pos_state(pos)->castling & (us == WHITE ? (WHITE_OO | WHITE_OOO) : (BLACK_OO | BLACK_OOO));
-        int base = us == WHITE ? 0 : 56;
-        if ((rights & (WHITE_OO | BLACK_OO)) && !(pos->occupied & (square_bb(base + 5) | square_bb(base + 6)))
-            && !(danger & (square_bb(base + 5) | square_bb(base + 6))))
-            add(l, move_make_kind(base + 4, base + 6, MOVE_CASTLING, KNIGHT));
-        if ((rights & (WHITE_OOO | BLACK_OOO)) && !(pos->occupied & (square_bb(base + 1) | square_bb(base + 2) | square_bb(base + 3)))
-            && !(danger & (square_bb(base + 2) | square_bb(base + 3))))
-            add(l, move_make_kind(base + 4, base + 2, MOVE_CASTLING, KNIGHT));
-    }
+    int rights = pos_state(pos)->castling & (us == WHITE ? WHITE_OO | WHITE_OOO : BLACK_OO | BLACK_OOO);
+    if (kind != GEN_NOISY && !checkers && rights) generate_castling(pos, l, rights, ksq, danger, pinned);
 }
 
 int count_legal_moves(const Position *pos) {

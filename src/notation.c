@@ -43,7 +43,7 @@ void move_to_san(Position *pos, Move m, char *out) {
     int type = piece_type(pos->board[from]);
     size_t n = 0;
     if (move_kind(m) == MOVE_CASTLING) {
-        strcpy(out, to > from ? "O-O" : "O-O-O");
+        strcpy(out, square_file(to) == 6 ? "O-O" : "O-O-O"); /* the king lands on g or c; in 960 it may not move */
         n = strlen(out);
     } else {
         bool capture = pos_is_capture(pos, m);
@@ -105,7 +105,7 @@ Move move_from_san(const Position *pos, const char *text) {
     if (!strcmp(core, "O-O") || !strcmp(core, "O-O-O")) {
         for (int i = 0; i < list.count; i++) {
             Move m = list.moves[i];
-            if (move_kind(m) == MOVE_CASTLING && (move_to(m) > move_from(m)) == (n == 3)) return m;
+            if (move_kind(m) == MOVE_CASTLING && (square_file(move_to(m)) == 6) == (n == 3)) return m;
         }
         return MOVE_NONE;
     }

@@ -41,11 +41,11 @@ TEST(perft, published_positions) {
     }
 }
 
-/* tests/data/perft.epd: "<fen> ;D1 n ;D2 n ...". The normal run stops each position at the
- * deepest depth with at most 5M leaves; --full runs every listed depth. */
-TEST(perft, epd_suite) {
-    FILE *f = fopen("tests/data/perft.epd", "r");
-    CHECK_MSG(f != NULL, "cannot open tests/data/perft.epd (run from the repository root)");
+/* An EPD perft file: "<fen> ;D1 n ;D2 n ...". The normal run stops each position at the
+ * deepest depth with at most leaf_budget leaves; --full runs every listed depth. */
+static void perft_epd_file(const char *path, int expected_positions, uint64_t leaf_budget) {
+    FILE *f = fopen(path, "r");
+    CHECK_MSG(f != NULL, "cannot open %s (run from the repository root)", path);
     if (!f) return;
     char line[512];
     int positions = 0, depths_checked = 0;
@@ -64,7 +64,7 @@ TEST(perft, epd_suite) {
             int d;
             unsigned long long count;
             if (sscanf(p, "D%d %llu", &d, &count) == 2) {
-                if (test_full || count <= 5000000ULL || d == 1) {
+                if (test_full || count <= leaf_budget || d == 1) {
                     if (test_full) {
                         uint64_t got = perft(pos, d);
                         CHECK_MSG(got == count, "%s D%d got %llu want %llu", line, d, (unsigned long long)got, count);
@@ -86,9 +86,17 @@ TEST(perft, epd_suite) {
         free(pos);
     }
     fclose(f);
-    CHECK_MSG(positions == 200, "expected 200 positions, read %d", positions);
+    CHECK_MSG(positions == expected_positions, "%s: expected %d positions, read %d", path, expected_positions, positions);
     CHECK(depths_checked >= positions);
 }
+
+TEST(perft, epd_suite) { perft_epd_file("tests/data/perft.epd", 200, 5000000ULL); }
+
+/* Chess960 and double-960 start positions, positions reached by play that keep castling
+ * rights, and hand-made castling cases (king or rook already on its destination, king and
+ * rook swapping squares, a castling rook that shields the king, attacked and blocked paths),
+ * in X-FEN and Shredder-FEN. Counts from Stockfish's go perft with UCI_Chess960 true. */
+TEST(perft, chess960_suite) { perft_epd_file("tests/data/perft960.epd", 71, 2000000ULL); }
 
 static const char *roundtrip_fens[] = {
     START_FEN,
@@ -111,16 +119,38 @@ TEST(fen, roundtrip) {
     }
 }
 
-TEST(fen, roundtrip_epd_positions) {
-    FILE *f = fopen("tests/data/perft.epd", "r");
-    CHECK(f != NULL);
+/* The FENs of an EPD perft file, appended to fens[*n..max). */
+static void load_epd_fens(const char *path, char fens[][128], int *n, int max) {
+    FILE *f = fopen(path, "r");
     if (!f) return;
     char line[512];
-    while (fgets(line, sizeof line, f)) {
+    while (*n < max && fgets(line, sizeof line, f)) {
         char *semi = strchr(line, ';');
         if (!semi) continue;
         *semi = 0;
-        Position *a = new_position(line);
+        snprintf(fens[(*n)++], 128, "%.127s", line);
+    }
+    fclose(f);
+}
+
+enum { EPD_FENS = 200, EPD960_FENS = 71 };
+
+/* Both perft suites: standard positions first, then the Chess960 ones. */
+static int load_all_epd_fens(char fens[][128]) {
+    int n = 0;
+    load_epd_fens("tests/data/perft.epd", fens, &n, EPD_FENS);
+    load_epd_fens("tests/data/perft960.epd", fens, &n, EPD_FENS + EPD960_FENS);
+    return n;
+}
+
+/* Written back, every suite FEN parses to the same position, castling rooks included, and
+ * reads the same again. */
+TEST(fen, roundtrip_epd_positions) {
+    static char fens[EPD_FENS + EPD960_FENS][128];
+    int n = load_all_epd_fens(fens);
+    CHECK(n == EPD_FENS + EPD960_FENS);
+    for (int i = 0; i < n; i++) {
+        Position *a = new_position(fens[i]);
         CHECK(a != NULL);
         if (!a) continue;
         char out[128];
@@ -133,11 +163,11 @@ TEST(fen, roundtrip_epd_positions) {
             CHECK_MSG(strcmp(out, again) == 0, "%s vs %s", out, again);
             CHECK(pos_key(a) == pos_key(b));
             CHECK(memcmp(a->board, b->board, sizeof a->board) == 0);
+            CHECK_MSG(memcmp(&a->castling, &b->castling, sizeof a->castling) == 0, "castling setup of %s", fens[i]);
         }
         free(a);
         free(b);
     }
-    fclose(f);
 }
 
 /* Each must be refused, with a reason, and leave the previous position exactly as it was. */
@@ -170,7 +200,62 @@ static const char *bad_fens[] = {
     "4k3/8/8/8/8/8/4R3/4K3 w - - 0 1",                         /* side not to move in check */
     "4k3/PPPPPPPP/P7/8/8/8/8/4K3 w - - 0 1",                    /* nine pawns */
     "4k3/8/8/8/8/8/8/4K3 w - - 0 1 1",                          /* seven fields */
+    "4k3/8/8/8/8/8/8/RR2K2R w C - 0 1",                         /* no rook on the c-file */
+    "4k3/8/8/8/8/8/8/RR2K2R w E - 0 1",                         /* the king's own file */
+    "4k3/8/8/8/8/8/8/4K2R w Q - 0 1",                           /* no rook on the long side */
+    "4k3/8/8/8/8/8/8/RR2K2R w AQ - 0 1",                        /* a1 named twice */
+    "4k3/8/8/8/8/8/4K3/RR5R w H - 0 1",                         /* king off its first rank */
+    "4k3/8/8/8/8/8/8/RR2K2R w I - 0 1",                         /* no such file */
 };
+
+/* Shredder-FEN and X-FEN castling fields; what comes back is X-FEN: K/Q for the outermost
+ * rook, the rook's file otherwise. */
+TEST(fen, chess960_castling_fields) {
+    static const struct { const char *in, *out; } cases[] = {
+        {"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+         "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9"},
+        {"4k3/8/8/8/8/8/8/RR2K2R w BH - 0 1", "4k3/8/8/8/8/8/8/RR2K2R w KB - 0 1"},
+        {"4k3/8/8/8/8/8/8/RR2K2R w KQ - 0 1", "4k3/8/8/8/8/8/8/RR2K2R w KQ - 0 1"},
+        {"4k3/8/8/8/8/8/8/RR2K2R w HA - 0 1", "4k3/8/8/8/8/8/8/RR2K2R w KQ - 0 1"},
+        {"r2k2rr/8/8/8/8/8/8/4K3 b gq - 0 1", "r2k2rr/8/8/8/8/8/8/4K3 b gq - 0 1"},
+        {"rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1", "rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Position *pos = new_position(cases[i].in);
+        CHECK(pos != NULL);
+        if (!pos) continue;
+        char out[128];
+        pos_get_fen(pos, out, sizeof out);
+        CHECK_MSG(strcmp(out, cases[i].out) == 0, "'%s' came back as '%s'", cases[i].in, out);
+        free(pos);
+    }
+}
+
+/* King f1 and rook g1 swap squares when castling short; unmaking puts them back. */
+TEST(board, chess960_castling_moves_king_and_rook) {
+    Position *pos = new_position("k7/8/8/8/8/8/8/4RKR1 w EG - 0 1");
+    CHECK(pos != NULL);
+    if (!pos) return;
+    Move short_castle = move_make_kind(F1, G1, MOVE_CASTLING, KNIGHT), long_castle = move_make_kind(F1, C1, MOVE_CASTLING, KNIGHT);
+    MoveList list;
+    generate_legal(pos, &list);
+    CHECK(move_list_contains(&list, short_castle) && move_list_contains(&list, long_castle));
+    pos_make_move(pos, short_castle);
+    CHECK(pos->board[G1] == W_KING && pos->board[F1] == W_ROOK && pos->board[E1] == W_ROOK && pos->king_square[WHITE] == G1);
+    CHECK(pos_state(pos)->castling == 0 && pos_compute_key(pos) == pos_key(pos));
+    pos_unmake_move(pos);
+    CHECK(pos->board[F1] == W_KING && pos->board[G1] == W_ROOK && pos->king_square[WHITE] == F1);
+    pos_make_move(pos, long_castle);
+    CHECK(pos->board[C1] == W_KING && pos->board[D1] == W_ROOK && pos->board[E1] == NO_PIECE && pos->board[G1] == W_ROOK);
+    pos_unmake_move(pos);
+    free(pos);
+    /* the castling rook on b1 shields the king on c1 from the queen on a1 */
+    pos = new_position("1r2k3/8/8/8/8/8/8/qRK5 w B - 0 1");
+    CHECK(pos != NULL);
+    if (!pos) return;
+    CHECK(!pos_is_pseudo_legal(pos, move_make_kind(C1, C1, MOVE_CASTLING, KNIGHT)));
+    free(pos);
+}
 
 TEST(fen, rejects_bad_input_atomically) {
     Position *pos = new_position("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
@@ -207,25 +292,10 @@ static uint64_t rng(void) {
     return rng_state;
 }
 
-static int load_epd_fens(char fens[][128], int max) {
-    FILE *f = fopen("tests/data/perft.epd", "r");
-    if (!f) return 0;
-    char line[512];
-    int n = 0;
-    while (n < max && fgets(line, sizeof line, f)) {
-        char *semi = strchr(line, ';');
-        if (!semi) continue;
-        *semi = 0;
-        snprintf(fens[n++], 128, "%.127s", line);
-    }
-    fclose(f);
-    return n;
-}
-
 TEST(san, roundtrip_every_legal_move) {
-    static char fens[200][128];
-    int n = load_epd_fens(fens, 200);
-    CHECK(n == 200);
+    static char fens[EPD_FENS + EPD960_FENS][128];
+    int n = load_all_epd_fens(fens);
+    CHECK(n == EPD_FENS + EPD960_FENS);
     int moves_checked = 0;
     for (int i = 0; i < n; i++) {
         Position *pos = new_position(fens[i]);
@@ -239,6 +309,7 @@ TEST(san, roundtrip_every_legal_move) {
                 move_to_san(pos, list.moves[k], san);
                 Move back = move_from_san(pos, san);
                 CHECK_MSG(back == list.moves[k], "%.120s: SAN %s did not round-trip", fens[i], san);
+                if (i >= EPD_FENS) continue; /* 960 castling text needs the 960 mode */
                 move_to_uci(list.moves[k], uci);
                 CHECK_MSG(move_from_uci(pos, uci) == list.moves[k], "%.120s: UCI %s did not round-trip", fens[i], uci);
                 moves_checked++;
@@ -300,9 +371,9 @@ TEST(san, known_strings) {
  * generated move passes the stand-alone legality check, and unmaking everything restores
  * the starting position bit for bit. */
 TEST(board, make_unmake_random_playouts) {
-    static char fens[200][128];
-    int n = load_epd_fens(fens, 200);
-    CHECK(n == 200);
+    static char fens[EPD_FENS + EPD960_FENS][128];
+    int n = load_all_epd_fens(fens);
+    CHECK(n == EPD_FENS + EPD960_FENS);
     Position *pos = calloc(1, sizeof *pos), *orig = calloc(1, sizeof *orig);
     int plies_total = 0;
     for (int game = 0; game < 3000; game++) {
@@ -321,6 +392,10 @@ TEST(board, make_unmake_random_playouts) {
                 for (int k = 0; k < 64; k++) { /* random codes are legal exactly when generated */
                     Move m = (Move)(rng() & 0xFFFF);
                     CHECK_MSG(pos_is_pseudo_legal(pos, m) == move_list_contains(&list, m), "move code %04x", m);
+                }
+                for (int index = 0; index < 4; index++) { /* and so are castling codes of both colours */
+                    Move m = move_make_kind(pos->king_square[index >> 1], castling_king_to(index), MOVE_CASTLING, KNIGHT);
+                    CHECK_MSG(pos_is_pseudo_legal(pos, m) == move_list_contains(&list, m), "%s: castling %d", fen, index);
                 }
                 MoveList noisy, quiet;
                 generate_moves(pos, &noisy, GEN_NOISY);
@@ -358,8 +433,8 @@ TEST(board, make_unmake_random_playouts) {
 }
 
 TEST(board, gives_check_matches_make) {
-    static char fens[200][128];
-    int n = load_epd_fens(fens, 200);
+    static char fens[EPD_FENS + EPD960_FENS][128];
+    int n = load_all_epd_fens(fens);
     for (int i = 0; i < n; i++) {
         Position *pos = new_position(fens[i]);
         if (!pos) continue;
