@@ -199,7 +199,7 @@ static void tree_walk(Position *pos, Accumulator *acc, int depth, WalkStats *ws)
 
 /* ------------------------------------------------------------------ features */
 
-/* Expected indices worked out by hand from DESIGN.md section 3:
+/* Expected indices worked out by hand from the spec in docs/nnue.md section 1:
  *   index = (s ^ orient) + plane + 704 * bucket
  *   orient: white 7 if king on files a-d else 0; black 63 if king on a-d else 56
  *   bucket: white (7 - rank) * 4 + min(file, 7 - file); black uses ksq ^ 56
@@ -282,7 +282,7 @@ TEST(nnue, feature_indices_hand_computed) {
     }
 }
 
-/* A second, table-driven statement of the spec: the bucket table typed out as DESIGN.md draws it
+/* A second, table-driven statement of the spec: the bucket table typed out row by row
  * (rank 8 first), orientation written as "mirror the file, flip the rank" steps. Checked for
  * every (perspective, square, piece, king square). */
 TEST(nnue, feature_index_table_driven) {
