@@ -99,6 +99,11 @@ static bool usable_quiet(const MovePicker *mp, Move m) {
         && !(move_kind(m) == MOVE_PROMOTION && move_promo_type(m) == QUEEN);
 }
 
+/* A killer or countermove to return now: usable, and a check when the other quiets are skipped. */
+static bool wanted_quiet(const MovePicker *mp, Move m, bool skip_quiets) {
+    return usable_quiet(mp, m) && (!skip_quiets || pos_gives_check(mp->pos, m));
+}
+
 Move movepicker_next(MovePicker *mp, bool skip_quiets) {
     for (;;) {
         switch (mp->stage) {
@@ -129,30 +134,28 @@ Move movepicker_next(MovePicker *mp, bool skip_quiets) {
             break;
         case STAGE_KILLER1:
             mp->stage++;
-            if (!skip_quiets && usable_quiet(mp, mp->killers[0])) return mp->killers[0];
+            if (wanted_quiet(mp, mp->killers[0], skip_quiets)) return mp->killers[0];
             break;
         case STAGE_KILLER2:
             mp->stage++;
-            if (!skip_quiets && mp->killers[1] != mp->killers[0] && usable_quiet(mp, mp->killers[1])) return mp->killers[1];
+            if (mp->killers[1] != mp->killers[0] && wanted_quiet(mp, mp->killers[1], skip_quiets)) return mp->killers[1];
             break;
         case STAGE_COUNTER:
             mp->stage++;
-            if (!skip_quiets && mp->counter != mp->killers[0] && mp->counter != mp->killers[1] && usable_quiet(mp, mp->counter))
+            if (mp->counter != mp->killers[0] && mp->counter != mp->killers[1] && wanted_quiet(mp, mp->counter, skip_quiets))
                 return mp->counter;
             break;
         case STAGE_GEN_QUIET:
             mp->stage++;
             mp->index = 0;
-            mp->list.count = 0;
-            if (!skip_quiets) {
-                generate_moves(mp->pos, &mp->list, GEN_QUIET);
-                score_quiets(mp);
-            }
+            generate_moves(mp->pos, &mp->list, GEN_QUIET);
+            score_quiets(mp);
             break;
         case STAGE_QUIET:
-            while (!skip_quiets && mp->index < mp->list.count) {
-                Move m = pick_best(mp);
-                if (m == mp->tt_move || is_special_quiet(mp, m)) continue;
+            while (mp->index < mp->list.count) {
+                /* skipping: only checks are left to find, in generation order */
+                Move m = skip_quiets ? mp->list.moves[mp->index++] : pick_best(mp);
+                if (m == mp->tt_move || is_special_quiet(mp, m) || (skip_quiets && !pos_gives_check(mp->pos, m))) continue;
                 return m;
             }
             mp->stage++;

@@ -23,7 +23,8 @@ void movepicker_init(MovePicker *mp, const Position *pos, const History *history
                      const int16_t (*cont1)[SQUARE_NB]);
 /* Quiescence: TT move and noisy moves only (all evasions when in check). */
 void movepicker_init_qsearch(MovePicker *mp, const Position *pos, const History *history, Move tt_move);
-/* Next move, or MOVE_NONE. With skip_quiets, quiet moves not yet returned are dropped. */
+/* Next move, or MOVE_NONE. With skip_quiets, quiet moves not yet returned are dropped unless
+ * they give check: a check may mate, so pruning late quiets never hides one. */
 Move movepicker_next(MovePicker *mp, bool skip_quiets);
 
 #endif

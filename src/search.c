@@ -473,7 +473,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
                        + (ss - 2)->cont[pc][move_to(m)];
 
         if (!n.root && best > -SCORE_MATE_IN_MAX && pos_non_pawn_material(pos, pos->side)) {
-            if (mi.quiet && !n.in_check && (late_move_prunes(&n, &mi) || (!mi.gives_check && futility_prunes_quiets(&n)))) {
+            if (mi.quiet && !n.in_check && !mi.gives_check && (late_move_prunes(&n, &mi) || futility_prunes_quiets(&n))) {
                 skip_quiets = true;
                 continue;
             }

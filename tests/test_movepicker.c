@@ -1,7 +1,7 @@
 /* The move picker yields every legal move exactly once and nothing else, whatever it is
  * handed as TT move, killers and countermove (legal, stale from another position, garbage or
  * repeated), in and out of check, with random history scores; quiescence yields exactly the
- * noisy moves (all evasions in check); skipping quiets never drops a capture. */
+ * noisy moves (all evasions in check); skipping quiets never drops a capture or a check. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,8 +89,12 @@ static void check_node(const Position *pos, const History *h, const MoveList *el
     generate_legal(pos, &legal);
     generate_moves(pos, &noisy, GEN_NOISY);
     bool in_check = pos_in_check(pos);
-    /* what must come when quiets are skipped or in quiescence: evasions are all searched */
+    /* what quiescence yields: evasions are all searched */
     const MoveList *tactical = in_check ? &legal : &noisy;
+    /* what must come when quiets are skipped: that, and the quiet checks */
+    MoveList kept = *tactical;
+    for (int i = 0; i < legal.count && !in_check; i++)
+        if (!move_list_contains(&noisy, legal.moves[i]) && pos_gives_check(pos, legal.moves[i])) kept.moves[kept.count++] = legal.moves[i];
     st->nodes++;
     st->in_check += in_check;
     Move got[2 * MAX_MOVES];
@@ -103,7 +107,7 @@ static void check_node(const Position *pos, const History *h, const MoveList *el
 
         movepicker_init(&mp, pos, h, x.tt, x.killers, x.counter, x.cont[0], x.cont[1]);
         n = drain(&mp, (int)(test_random(&rng_state) % 4), got, 2 * MAX_MOVES);
-        ok = ok && yields_ok(got, n, &legal, tactical);
+        ok = ok && yields_ok(got, n, &legal, &kept);
 
         movepicker_init_qsearch(&mp, pos, h, x.tt);
         n = drain(&mp, MAX_MOVES, got, 2 * MAX_MOVES);

@@ -37,7 +37,7 @@ static const char *test_data(void) {
     datagen_config_defaults(&cfg);
     cfg.settings.eval_mode = EVAL_MODE_CLASSICAL;
     cfg.out_path = path;
-    cfg.games = 12;
+    cfg.games = 16;
     cfg.threads = 2;
     cfg.nodes = 400;
     cfg.seed = 21;
