@@ -17,7 +17,10 @@
 #include "see.h"
 
 typedef struct {
-    int static_eval;
+    int static_eval;                /* SCORE_NONE in check */
+    bool static_eval_lazy;          /* static_eval is the lazy tier's PSQT value: it only says that this
+                                     * node lies far outside its window, so neither the TT nor
+                                     * later plies (improving) may take it for an evaluation */
     Move move;                      /* move made from this ply (MOVE_NULL for a null move) */
     int moved_piece;
     Move killers[2];
@@ -122,9 +125,17 @@ static void check_limits(SearchThread *t) {
         atomic_store(&s->stop, true);
 }
 
-static inline int evaluate_node(SearchThread *t, int alpha, int beta) {
-    return evaluate(&t->pos, t->nnue ? t->accumulator : NULL, alpha, beta, &t->shared->settings, &t->eval_stats);
+/* The evaluator's value; *lazy (when given) tells that the lazy tier answered with the PSQT sum
+ * alone, which the evaluator counts in eval_stats. */
+static inline int evaluate_node(SearchThread *t, int alpha, int beta, bool *lazy) {
+    uint64_t lazy_before = t->eval_stats.lazy;
+    int value = evaluate(&t->pos, t->nnue ? t->accumulator : NULL, alpha, beta, &t->shared->settings, &t->eval_stats);
+    if (lazy) *lazy = t->eval_stats.lazy != lazy_before;
+    return value;
 }
+
+/* The static evaluation the TT and other plies may rely on: none when the lazy tier gave it. */
+static inline int exact_static_eval(const Stack *ss) { return ss->static_eval_lazy ? SCORE_NONE : ss->static_eval; }
 
 static void make_move(SearchThread *t, Stack *ss, Move m) {
     int pc = t->pos.board[move_from(m)];
@@ -186,7 +197,7 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta, int ply) {
     if (stopped(t->shared)) return 0;
     if (pos_is_draw_by_rule(pos, ply) || pos_insufficient_material(pos)) return 0;
     bool in_check = pos_in_check(pos);
-    if (ply >= MAX_PLY - 1) return in_check ? 0 : evaluate_node(t, alpha, beta);
+    if (ply >= MAX_PLY - 1) return in_check ? 0 : evaluate_node(t, alpha, beta, NULL);
 
     TTHit tt;
     bool tt_hit = tt_probe(t->shared->tt, pos_key(pos), &tt);
@@ -195,9 +206,13 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta, int ply) {
         (tt.bound == BOUND_EXACT || (tt.bound == BOUND_LOWER && tt_score >= beta) || (tt.bound == BOUND_UPPER && tt_score <= alpha)))
         return tt_score;
 
-    int best = -SCORE_INFINITE, stand_pat = -SCORE_INFINITE;
+    /* the static evaluation goes to the TT only when it is the evaluator's full value: not a lazy
+     * PSQT value and not the stand-pat score the TT bound refines it to */
+    int best = -SCORE_INFINITE, stand_pat = -SCORE_INFINITE, static_eval = SCORE_NONE;
+    bool lazy = false;
     if (!in_check) {
-        stand_pat = tt_hit && tt.eval != SCORE_NONE ? tt.eval : evaluate_node(t, alpha, beta);
+        stand_pat = tt_hit && tt.eval != SCORE_NONE ? tt.eval : evaluate_node(t, alpha, beta, &lazy);
+        static_eval = lazy ? SCORE_NONE : stand_pat;
         if (tt_hit && tt_score != SCORE_NONE && (tt.bound & (tt_score > stand_pat ? BOUND_LOWER : BOUND_UPPER))) stand_pat = tt_score;
         if (stand_pat >= beta) return stand_pat;
         if (stand_pat > alpha) alpha = stand_pat;
@@ -238,7 +253,7 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta, int ply) {
     }
     if (in_check && searched == 0) return -SCORE_MATE + ply;
     int bound = best >= beta ? BOUND_LOWER : BOUND_UPPER;
-    tt_store(t->shared->tt, pos_key(pos), best_move, score_to_tt(best, ply), in_check ? SCORE_NONE : stand_pat, 0, bound, pv_node);
+    tt_store(t->shared->tt, pos_key(pos), best_move, score_to_tt(best, ply), static_eval, 0, bound, pv_node);
     return best;
 }
 
@@ -366,23 +381,29 @@ static bool probe_tt(SearchThread *t, SearchNode *n) {
             || (n->tt.bound == BOUND_UPPER && n->tt_score <= n->alpha));
 }
 
-/* Static evaluation (from the TT when stored) and improving; eval is refined by the TT score. */
+/* Static evaluation (from the TT when stored) and improving; eval is refined by the TT score.
+ * A lazy value serves this node's own pruning, under the window it was asked with, but is not
+ * stored and does not count for improving. */
 static void evaluate_position(SearchThread *t, SearchNode *n) {
     Stack *ss = n->ss;
     if (n->in_check) {
         n->eval = ss->static_eval = SCORE_NONE;
+        ss->static_eval_lazy = false;
         return;
     }
     if (n->excluded) {
         n->eval = ss->static_eval; /* same node, already evaluated */
     } else {
-        ss->static_eval = n->eval = n->tt_hit && n->tt.eval != SCORE_NONE ? n->tt.eval : evaluate_node(t, n->alpha, n->beta);
+        bool lazy = false;
+        ss->static_eval = n->eval = n->tt_hit && n->tt.eval != SCORE_NONE ? n->tt.eval : evaluate_node(t, n->alpha, n->beta, &lazy);
+        ss->static_eval_lazy = lazy;
         if (n->tt_hit && n->tt_score != SCORE_NONE && (n->tt.bound & (n->tt_score > n->eval ? BOUND_LOWER : BOUND_UPPER)))
             n->eval = n->tt_score;
-        if (!n->tt_hit) tt_store(t->shared->tt, pos_key(&t->pos), MOVE_NONE, SCORE_NONE, ss->static_eval, -1, BOUND_NONE, n->tt_pv);
+        if (!n->tt_hit && !lazy)
+            tt_store(t->shared->tt, pos_key(&t->pos), MOVE_NONE, SCORE_NONE, ss->static_eval, -1, BOUND_NONE, n->tt_pv);
     }
-    int past = (ss - 2)->static_eval != SCORE_NONE ? (ss - 2)->static_eval : (ss - 4)->static_eval;
-    n->improving = past == SCORE_NONE || ss->static_eval > past;
+    int past = exact_static_eval(ss - 2) != SCORE_NONE ? exact_static_eval(ss - 2) : exact_static_eval(ss - 4);
+    n->improving = !ss->static_eval_lazy && (past == SCORE_NONE || ss->static_eval > past);
 }
 
 static void update_root_move(SearchThread *t, const SearchNode *n, Move m, int move_number, int score) {
@@ -416,7 +437,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
             if (pos_rule50(pos) >= 100 && pos_in_check(pos) && count_legal_moves(pos) == 0) return -SCORE_MATE + ply;
             return 0;
         }
-        if (ply >= MAX_PLY - 1) return pos_in_check(pos) ? 0 : evaluate_node(t, n.alpha, n.beta);
+        if (ply >= MAX_PLY - 1) return pos_in_check(pos) ? 0 : evaluate_node(t, n.alpha, n.beta, NULL);
         /* mate distance pruning: no line can beat a mate already found closer to the root */
         int mated = -SCORE_MATE + ply, mating = SCORE_MATE - ply - 1;
         if (n.alpha < mated) n.alpha = mated;
@@ -527,7 +548,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
     if (best >= n.beta && best_move) update_on_cutoff(t, ss, best_move, n.depth, &tried);
     if (!n.excluded && !(n.root && t->pv_index > 0)) {
         int bound = best >= n.beta ? BOUND_LOWER : (n.pv_node && best_move) ? BOUND_EXACT : BOUND_UPPER;
-        tt_store(shared->tt, pos_key(pos), best_move, score_to_tt(best, ply), ss->static_eval, n.depth, bound, n.tt_pv);
+        tt_store(shared->tt, pos_key(pos), best_move, score_to_tt(best, ply), exact_static_eval(ss), n.depth, bound, n.tt_pv);
     }
     return best;
 }

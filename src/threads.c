@@ -193,6 +193,8 @@ SearchResult search_worker_run(SearchWorker *w, const Position *root, const Sear
     return res;
 }
 
+const TranspositionTable *search_worker_tt(const SearchWorker *w) { return w->shared.tt; }
+
 SearchResult search_sync(const Position *root, const SearchLimits *limits, const EngineSettings *settings) {
     static SearchWorker *sync_worker;
     search_init();

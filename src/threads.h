@@ -5,6 +5,7 @@
 
 #include "search.h"
 #include "settings.h"
+#include "tt.h"
 
 #define SEARCH_DEFAULT_HASH_MB 16
 #define SEARCH_DEFAULT_THREADS 1
@@ -34,5 +35,7 @@ void search_worker_destroy(SearchWorker *worker);
 void search_worker_clear(SearchWorker *worker);   /* TT and histories */
 SearchResult search_worker_run(SearchWorker *worker, const Position *root, const SearchLimits *limits,
                                const EngineSettings *settings);
+/* The worker's transposition table, for tests that check what a search stored. */
+const TranspositionTable *search_worker_tt(const SearchWorker *worker);
 
 #endif
