@@ -1,12 +1,7 @@
-/* Protocol tests: drive the real ./squall binary through pipes (UCI, xboard, terminal,
- * batch mode, command line). Every read has a deadline, so a hung engine fails the test
- * instead of hanging the runner; the engine is killed if it does not exit in time. */
+/* Protocol tests: drive the real ./squall binary through pipes (engine_driver.h): UCI,
+ * xboard, terminal, batch mode, command line. */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +10,7 @@
 #include <unistd.h>
 
 #include "board.h"
+#include "engine_driver.h"
 #include "movegen.h"
 #include "notation.h"
 #include "train_record.h"
@@ -26,161 +22,6 @@
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 #endif
 
-#define READ_TIMEOUT_MS 5000
-#define SEARCH_TIMEOUT_MS 10000
-
-typedef struct {
-    pid_t pid;
-    int to_engine, from_engine;
-    char buf[1 << 16];
-    size_t len;
-    bool eof;
-} Engine;
-
-static int64_t now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* Starts the engine with extra arguments (NULL-terminated list). */
-static bool engine_start(Engine *e, const char *const *args) {
-    int in_pipe[2], out_pipe[2];
-    memset(e, 0, sizeof *e);
-    if (pipe(in_pipe) || pipe(out_pipe)) return false;
-    const char *argv[16];
-    int argc = 0;
-    argv[argc++] = test_engine_path;
-    for (int i = 0; args && args[i] && argc < 15; i++) argv[argc++] = args[i];
-    argv[argc] = NULL;
-    e->pid = fork();
-    if (e->pid < 0) return false;
-    if (e->pid == 0) {
-        dup2(in_pipe[0], STDIN_FILENO);
-        dup2(out_pipe[1], STDOUT_FILENO);
-        dup2(out_pipe[1], STDERR_FILENO);
-        close(in_pipe[0]), close(in_pipe[1]), close(out_pipe[0]), close(out_pipe[1]);
-        execv(argv[0], (char *const *)argv);
-        _exit(127);
-    }
-    close(in_pipe[0]), close(out_pipe[1]);
-    e->to_engine = in_pipe[1];
-    e->from_engine = out_pipe[0];
-    signal(SIGPIPE, SIG_IGN);
-    return true;
-}
-
-static void engine_send(Engine *e, const char *fmt, ...) {
-    char line[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
-    va_end(ap);
-    if (n < 0) return;
-    if (n > (int)sizeof line - 2) n = (int)sizeof line - 2;
-    line[n++] = '\n';
-    ssize_t w = write(e->to_engine, line, (size_t)n);
-    (void)w;
-}
-
-/* Next output line within timeout_ms; false on timeout or end of output. */
-static bool engine_line(Engine *e, char *out, size_t size, int timeout_ms) {
-    int64_t deadline = now_ms() + timeout_ms;
-    for (;;) {
-        char *nl = memchr(e->buf, '\n', e->len);
-        if (nl) {
-            size_t n = (size_t)(nl - e->buf);
-            snprintf(out, size, "%.*s", (int)n, e->buf);
-            memmove(e->buf, nl + 1, e->len - n - 1);
-            e->len -= n + 1;
-            return true;
-        }
-        if (e->eof) return false;
-        int64_t left = deadline - now_ms();
-        if (left <= 0) return false;
-        struct pollfd p = {.fd = e->from_engine, .events = POLLIN};
-        int r = poll(&p, 1, (int)left);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) return false;
-        if (e->len == sizeof e->buf) e->len = 0; /* an absurd line: drop it */
-        ssize_t got = read(e->from_engine, e->buf + e->len, sizeof e->buf - e->len);
-        if (got <= 0) e->eof = true;
-        else e->len += (size_t)got;
-    }
-}
-
-/* Reads lines until one starts with prefix. Lines read before it are appended to seen
- * (if given). Returns false on timeout. */
-static bool engine_expect(Engine *e, const char *prefix, char *line, size_t size, int timeout_ms, char *seen, size_t seen_size) {
-    int64_t deadline = now_ms() + timeout_ms;
-    char tmp[8192];
-    if (!line) line = tmp, size = sizeof tmp;
-    if (seen) seen[0] = '\0';
-    for (;;) {
-        int64_t left = deadline - now_ms();
-        if (left <= 0 || !engine_line(e, line, size, (int)left)) return false;
-        if (!strncmp(line, prefix, strlen(prefix))) return true;
-        if (seen) {
-            size_t n = strlen(seen);
-            snprintf(seen + n, seen_size - n, "%s\n", line);
-        }
-    }
-}
-
-/* Closes stdin and waits for the exit; kills the engine after timeout_ms. Returns the exit
- * status, or -1 if it had to be killed. */
-static int engine_finish(Engine *e, int timeout_ms) {
-    if (e->to_engine >= 0) close(e->to_engine), e->to_engine = -1;
-    int64_t deadline = now_ms() + timeout_ms;
-    int status = 0;
-    for (;;) {
-        pid_t r = waitpid(e->pid, &status, WNOHANG);
-        if (r == e->pid) break;
-        if (now_ms() > deadline) {
-            kill(e->pid, SIGKILL);
-            waitpid(e->pid, &status, 0);
-            close(e->from_engine);
-            return -1;
-        }
-        char line[8192];
-        if (!engine_line(e, line, sizeof line, 20)) usleep(2000);
-    }
-    close(e->from_engine);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-/* Runs the engine with args and stdin text; collects all output. Returns the exit status. */
-static int run_engine(const char *const *args, const char *input, char *output, size_t size, int timeout_ms) {
-    Engine e;
-    if (!engine_start(&e, args)) return -2;
-    if (input) engine_send(&e, "%s", input);
-    close(e.to_engine), e.to_engine = -1;
-    int64_t deadline = now_ms() + timeout_ms;
-    size_t n = 0;
-    output[0] = '\0';
-    char line[8192];
-    while (now_ms() < deadline && engine_line(&e, line, sizeof line, (int)(deadline - now_ms())))
-        if (n < size) n += (size_t)snprintf(output + n, size - n, "%s\n", line);
-    return engine_finish(&e, 1000);
-}
-
-/* The move after "bestmove " / "move " must be legal in fen + moves. */
-static bool legal_in(const char *fen, const char *moves, const char *move_text) {
-    static Position pos;
-    if (!pos_set_fen(&pos, fen, NULL, 0)) return false;
-    char copy[1024];
-    snprintf(copy, sizeof copy, "%s", moves ? moves : "");
-    for (char *save, *m = strtok_r(copy, " ", &save); m; m = strtok_r(NULL, " ", &save)) {
-        Move mv = move_from_uci(&pos, m);
-        if (mv == MOVE_NONE) return false;
-        pos_make_move(&pos, mv);
-    }
-    char word[16];
-    if (sscanf(move_text, "%15s", word) != 1) return false;
-    return move_from_uci(&pos, word) != MOVE_NONE;
-}
-
-static const char *bestmove_of(const char *line) { return line + strlen("bestmove "); }
 
 /* ------------------------------------------------------------------ UCI */
 
@@ -299,14 +140,6 @@ TEST(protocol, uci_ponder_and_ponderhit) {
     CHECK(engine_finish(&e, 2000) == 0);
 }
 
-/* The FEN line of `d`. */
-static bool board_fen(Engine *e, char *fen, size_t size) {
-    char line[8192];
-    engine_send(e, "d");
-    if (!engine_expect(e, "Fen: ", line, sizeof line, READ_TIMEOUT_MS, NULL, 0)) return false;
-    snprintf(fen, size, "%s", line + 5);
-    return true;
-}
 
 TEST(protocol, uci_bad_input_changes_nothing) {
     Engine e;
@@ -317,13 +150,7 @@ TEST(protocol, uci_bad_input_changes_nothing) {
     engine_send(&e, "position startpos moves e2e4 c7c5");
     CHECK(board_fen(&e, before, sizeof before));
 
-    const char *bad[] = {
-        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
-        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
-        "position fen",
-        "position startpos moves e2e4 e7e5 e1e3",
-        "position startpos moves e2e4 zzzz",
-        "position sideways",
+    const char *bad[] = { /* a refused position has its own test (test_tournament.c) */
         "setoption name Hash value 0",
         "setoption name Hash value 12abc",
         "setoption name Threads value 100000",
@@ -388,20 +215,6 @@ TEST(protocol, uci_no_legal_moves) {
 
 /* ------------------------------------------------------------------ xboard */
 
-static void xboard_open(Engine *e, char *features, size_t size) {
-    CHECK(engine_start(e, NULL));
-    engine_send(e, "xboard");
-    engine_send(e, "protover 2");
-    CHECK_MSG(engine_expect(e, "feature done=1", NULL, 0, READ_TIMEOUT_MS, features, size), "no feature done=1");
-}
-
-/* ping/pong round trip; what came before the pong is left in seen. */
-static bool xboard_sync(Engine *e, int n, char *seen, size_t size) {
-    char want[32];
-    engine_send(e, "ping %d", n);
-    snprintf(want, sizeof want, "pong %d", n);
-    return engine_expect(e, want, NULL, 0, READ_TIMEOUT_MS, seen, size);
-}
 
 TEST(protocol, xboard_features) {
     Engine e;
@@ -638,12 +451,6 @@ TEST(protocol, subcommands_and_bad_arguments) {
     }
 }
 
-static bool write_file(const char *path, const char *text) {
-    FILE *f = fopen(path, "w");
-    if (!f) return false;
-    fputs(text, f);
-    return fclose(f) == 0;
-}
 
 TEST(protocol, script_epd_and_logfile) {
     char dir[] = "/tmp/squall-test-XXXXXX";
