@@ -15,6 +15,7 @@
 #include "search_params.h"
 #include "search_thread.h"
 #include "see.h"
+#include "strength.h"
 
 typedef struct {
     int static_eval;                /* SCORE_NONE in check */
@@ -51,9 +52,15 @@ struct SearchThread {
     int nmp_min_ply;                /* null move is off below this ply while verifying */
     RootMove root_moves[MAX_MOVES];
     int root_count, pv_index, multipv;
+    int reported_lines;             /* lines shown per iteration: the settings' MultiPV */
     int completed_depth;
     int root_depth;                 /* depth of the iteration in progress */
     EvalStats eval_stats;
+    Move reported_pv[MAX_PLY];      /* the last first line shown, so the final answer can match it */
+    int reported_length;
+    /* Weakened play: the candidate lines of the last completed iteration, best first. */
+    RootMove settled[STRENGTH_CANDIDATES];
+    int settled_count, settled_depth;
 };
 
 /* What the pruning, extension and reduction helpers know about the node being searched.
@@ -419,6 +426,13 @@ static void update_root_move(SearchThread *t, const SearchNode *n, Move m, int m
     }
 }
 
+/* currmove output of the main thread once the search has run for a while. */
+static void announce_root_move(const SearchThread *t, int depth, Move m, int number) {
+    const SearchShared *s = t->shared;
+    if (t->id == 0 && s->report && s->output.currmove && timeman_search_time(&s->tm) >= CURRMOVE_AFTER_MS)
+        s->output.currmove(depth, m, number + t->pv_index, s->output.ctx);
+}
+
 static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bool cut_node, int ply) {
     Position *pos = &t->pos;
     SearchShared *shared = t->shared;
@@ -485,6 +499,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
     while ((m = movepicker_next(&mp, skip_quiets)) != MOVE_NONE) {
         if (m == n.excluded) continue;
         if (n.root && !root_move_allowed(t, m)) continue;
+        if (n.root) announce_root_move(t, n.depth, m, move_count + 1);
         uint64_t key_guess = pos_key_after_approx(pos, m);
         tt_prefetch(shared->tt, key_guess); /* the pruning checks hide the latency */
         int pc = pos->board[move_from(m)];
@@ -576,11 +591,15 @@ static void report_line(SearchThread *t, int depth, int pv_index, int bound_over
     r.score = updated ? rm->score : rm->prev_score;
     r.bound = bound_override != BOUND_NONE ? bound_override : BOUND_EXACT;
     r.nodes = total_nodes(s);
-    r.time_ms = timeman_elapsed(&s->tm);
+    r.time_ms = timeman_search_time(&s->tm); /* pondering included, so nps stays true after ponderhit */
     r.nps = r.time_ms > 0 ? r.nodes * 1000 / (uint64_t)r.time_ms : r.nodes * 1000;
     r.hashfull = tt_hashfull(s->tt);
     r.pv_length = rm->pv_length;
     memcpy(r.pv, rm->pv, sizeof(Move) * (size_t)rm->pv_length);
+    if (pv_index == 0) {
+        t->reported_length = rm->pv_length;
+        memcpy(t->reported_pv, rm->pv, sizeof(Move) * (size_t)rm->pv_length);
+    }
     s->output.report(&r, s->output.ctx);
 }
 
@@ -607,8 +626,12 @@ void search_setup_root(SearchThread *t, const Position *root, const SearchLimits
         rm->pv_length = 1;
     }
     int multipv = t->shared->settings.multipv;
+    t->reported_lines = multipv < t->root_count ? multipv : t->root_count;
+    if (t->shared->settings.strength_elo && multipv < STRENGTH_CANDIDATES) multipv = STRENGTH_CANDIDATES;
     t->multipv = multipv < t->root_count ? multipv : t->root_count;
     if (t->multipv < 1) t->multipv = 1;
+    t->reported_length = 0;
+    t->settled_count = 0;
     t->nodes = 0;
     t->seldepth = 0;
     t->nmp_min_ply = 0;
@@ -620,6 +643,14 @@ void search_setup_root(SearchThread *t, const Position *root, const SearchLimits
         t->stack_storage[i].moved_piece = NO_PIECE;
         t->stack_storage[i].cont = sentinel_cont(t);
     }
+}
+
+/* Weakened play chooses among the lines of a completed iteration, never among the partly
+ * searched ones of an interrupted iteration. */
+static void settle_candidates(SearchThread *t) {
+    t->settled_count = t->multipv < STRENGTH_CANDIDATES ? t->multipv : STRENGTH_CANDIDATES;
+    memcpy(t->settled, t->root_moves, sizeof(RootMove) * (size_t)t->settled_count);
+    t->settled_depth = t->completed_depth;
 }
 
 static bool mate_limit_reached(const SearchShared *s, int score) {
@@ -668,11 +699,12 @@ void search_iterative_deepening(SearchThread *t) {
         t->completed_depth = depth;
         if (t->id != 0) continue;
 
-        for (int i = 0; i < t->multipv; i++) report_line(t, depth, i, BOUND_NONE);
+        for (int i = 0; i < t->reported_lines; i++) report_line(t, depth, i, BOUND_NONE);
+        if (s->settings.strength_elo) settle_candidates(t);
         int score = t->root_moves[0].score;
         if (mate_limit_reached(s, score)) break;
         if (s->limits.nodes && total_nodes(s) >= s->limits.nodes) break;
-        if (!s->tm.timed || atomic_load(&s->pondering)) continue;
+        if (!s->tm.timed || s->tm.use_all || atomic_load(&s->pondering)) continue;
 
         Move best = t->root_moves[0].move;
         stable_iterations = best == last_best ? stable_iterations + 1 : 0;
@@ -719,6 +751,29 @@ void search_thread_destroy(SearchThread *t) {
 }
 
 void search_thread_clear(SearchThread *t) { memset(t->history, 0, sizeof *t->history); }
+
+/* Puts the line that is to be played first: the weakened choice when strength is limited.
+ * Without it, an interrupted iteration may have put a line first that was never shown;
+ * either way that line is shown now, so the last line a GUI sees starts with the move
+ * played and goes on with the move to ponder. */
+void search_finish(SearchShared *s) {
+    SearchThread *t = s->threads[0];
+    if (t->root_count == 0) return;
+    int depth = t->root_depth;
+    if (s->settings.strength_elo && t->settled_count > 0) {
+        int scores[STRENGTH_CANDIDATES];
+        for (int i = 0; i < t->settled_count; i++) scores[i] = t->settled[i].score;
+        int pick = strength_pick(scores, t->settled_count, s->settings.strength_elo, s->settings.strength_seed ^ pos_key(&t->pos));
+        RootMove *chosen = find_root_move(t, t->settled[pick].move);
+        *chosen = t->root_moves[0];
+        t->root_moves[0] = t->settled[pick];
+        depth = t->settled_depth;
+    }
+    const RootMove *first = &t->root_moves[0];
+    bool shown = first->pv_length == t->reported_length &&
+                 !memcmp(first->pv, t->reported_pv, sizeof(Move) * (size_t)first->pv_length);
+    if (!shown && first->score != -SCORE_INFINITE) report_line(t, depth > 1 ? depth : 1, 0, BOUND_NONE);
+}
 
 void search_collect_result(const SearchShared *s, SearchResult *res) {
     const SearchThread *main_thread = s->threads[0];

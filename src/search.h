@@ -25,6 +25,7 @@ typedef struct {
     bool infinite;            /* until stop */
     bool ponder;              /* pondering: clock limits start at ponderhit */
     int move_overhead_ms;     /* clock margin kept per move for GUI/network lag; 0 for tools */
+    bool cpu_time;            /* time limits count this process's CPU time (xboard nps 0) */
     int searchmoves_count;
     Move searchmoves[MAX_MOVES];
 } SearchLimits;
@@ -50,6 +51,9 @@ typedef struct {
     /* Called exactly once per search_start, when the search has finished. */
     void (*bestmove)(Move best, Move ponder, void *ctx);
     void *ctx;
+    /* Optional: the root move the main thread starts on (number counts from 1), once a
+     * search has run for a while. */
+    void (*currmove)(int depth, Move move, int number, void *ctx);
 } SearchOutput;
 
 /* What a finished search answers. */

@@ -130,5 +130,6 @@ SEARCH_TUNABLES(SEARCH_PARAM_RANGE_CHECK)
 #define EVASION_CAPTURE_BONUS 1000000 /* evasions: captures before any quiet */
 #define LIMIT_CHECK_NODES 1024 /* power of two: clock and node limits are polled this often */
 #define BOUND_LINES_AFTER_MS 3000 /* fail-high/low lines are reported after this */
+#define CURRMOVE_AFTER_MS 3000    /* and the root move being searched after this */
 
 #endif

@@ -37,6 +37,9 @@ void search_thread_clear(SearchThread *t);                         /* new game: 
 void search_setup_root(SearchThread *t, const Position *root, const SearchLimits *limits);
 void search_iterative_deepening(SearchThread *t);
 
+/* After all threads have stopped: the line to play goes first (the weakened choice under
+ * strength_elo) and is shown if the last thinking line differs from it. */
+void search_finish(SearchShared *s);
 /* The answer of a finished search: threads[0]'s best line, nodes and evaluator calls of all. */
 void search_collect_result(const SearchShared *s, SearchResult *res);
 

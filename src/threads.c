@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "search_thread.h"
+#include "strength.h"
 
 static void *helper_main(void *arg) {
     search_iterative_deepening((SearchThread *)arg);
@@ -32,7 +33,18 @@ static void run_search(SearchShared *s, const Position *root, SearchResult *res)
     atomic_store(&s->stop, true);
     for (int i = 1; i < s->thread_count; i++)
         if (started[i]) pthread_join(helpers[i], NULL);
+    search_finish(s);
     search_collect_result(s, res);
+}
+
+/* The limits a search runs under: those given, and the node budget of a limited strength. */
+static void set_limits(SearchShared *s, const SearchLimits *limits, const EngineSettings *settings) {
+    s->limits = *limits;
+    s->settings = *settings;
+    if (settings->strength_elo) {
+        uint64_t budget = strength_node_limit(settings->strength_elo);
+        if (!s->limits.nodes || s->limits.nodes > budget) s->limits.nodes = budget;
+    }
 }
 
 /* ---------- the engine's asynchronous search ---------- */
@@ -104,8 +116,7 @@ void search_start(const Position *root, const SearchLimits *limits, const Engine
     search_stop();
     search_wait();
     memcpy(&engine_root, root, sizeof engine_root);
-    engine.limits = *limits;
-    engine.settings = *settings;
+    set_limits(&engine, limits, settings);
     engine.output = *output;
     engine.report = true;
     atomic_store(&engine.stop, false);
@@ -181,8 +192,7 @@ void search_worker_clear(SearchWorker *w) {
 SearchResult search_worker_run(SearchWorker *w, const Position *root, const SearchLimits *limits,
                                const EngineSettings *settings) {
     SearchResult res;
-    w->shared.limits = *limits;
-    w->shared.settings = *settings;
+    set_limits(&w->shared, limits, settings);
     w->shared.limits.infinite = false;
     w->shared.limits.ponder = false;
     w->shared.report = false;

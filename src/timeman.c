@@ -13,6 +13,12 @@ int64_t time_now_ms(void) {
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+int64_t cpu_time_now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
@@ -24,13 +30,15 @@ static int moves_to_go(const SearchLimits *limits, int game_ply) {
 }
 
 TimeBudget timeman_budget(const SearchLimits *limits, int side, int game_ply, int overhead_ms) {
-    TimeBudget b = {INT64_MAX / 4, INT64_MAX / 4, false};
+    TimeBudget b = {INT64_MAX / 4, INT64_MAX / 4, false, false};
     if (limits->movetime > 0) {
-        b.timed = true;
+        /* a fixed time per move is meant to be used: all of it less the overhead */
+        b.timed = b.use_all = true;
         b.soft_ms = b.hard_ms = max64(limits->movetime - overhead_ms, 1);
     }
     if (limits->time[side] >= 0 && !limits->infinite) {
         b.timed = true;
+        b.use_all = false;
         int64_t left = limits->time[side], inc = max64(limits->inc[side], 0);
         bool last_move = limits->movestogo == 1; /* the clock is refilled after this move */
         /* what we may spend at most: the clock less the overhead and a safety margin */
@@ -61,9 +69,12 @@ int64_t timeman_iteration_limit(int64_t soft_ms, const IterationProgress *p) {
 }
 
 void timeman_init(TimeManager *tm, const SearchLimits *limits, int side, int game_ply, int overhead_ms) {
+    tm->cpu_time = limits->cpu_time;
     timeman_restart(tm);
+    tm->search_start_ms = atomic_load_explicit(&tm->start_ms, memory_order_relaxed);
     TimeBudget b = timeman_budget(limits, side, game_ply, overhead_ms);
     tm->soft_ms = b.soft_ms;
     tm->hard_ms = b.hard_ms;
     tm->timed = b.timed;
+    tm->use_all = b.use_all;
 }

@@ -11,6 +11,7 @@ typedef struct {
     int64_t soft_ms;   /* aim: do not start another iteration past (a scaled) soft limit */
     int64_t hard_ms;   /* never think longer than this */
     bool timed;        /* clock or movetime limits apply */
+    bool use_all;      /* movetime alone: think until hard_ms, no early stop between iterations */
 } TimeBudget;
 
 /* How the last completed iteration went, for the decision to start another. */
@@ -22,21 +23,28 @@ typedef struct {
 } IterationProgress;
 
 typedef struct {
-    _Atomic int64_t start_ms;  /* atomic: ponderhit restarts the clock while the search reads it */
+    _Atomic int64_t start_ms;  /* the move's clock; atomic: ponderhit restarts it while the search reads it */
+    int64_t search_start_ms;   /* when the search began (pondering included), for the time it reports */
     int64_t soft_ms, hard_ms;  /* the move's TimeBudget */
-    bool timed;
+    bool timed, use_all;
+    bool cpu_time;             /* measure this process's CPU time instead of the wall clock */
 } TimeManager;
 
 int64_t time_now_ms(void);
+int64_t cpu_time_now_ms(void); /* CPU time of the whole process (all its threads) */
 /* Pure: the budget for the side to move under these limits, keeping overhead_ms in hand. */
 TimeBudget timeman_budget(const SearchLimits *limits, int side, int game_ply, int overhead_ms);
 /* Pure: elapsed ms from which no further iteration starts (soft_ms scaled by the progress). */
 int64_t timeman_iteration_limit(int64_t soft_ms, const IterationProgress *progress);
-/* Starts the clock and sets the budget. */
+/* Starts the clock (CPU time when limits->cpu_time) and sets the budget. */
 void timeman_init(TimeManager *tm, const SearchLimits *limits, int side, int game_ply, int overhead_ms);
+static inline int64_t timeman_now(const TimeManager *tm) { return tm->cpu_time ? cpu_time_now_ms() : time_now_ms(); }
+/* Time on the move's clock: since the start, or since ponderhit. */
 static inline int64_t timeman_elapsed(const TimeManager *tm) {
-    return time_now_ms() - atomic_load_explicit(&tm->start_ms, memory_order_relaxed);
+    return timeman_now(tm) - atomic_load_explicit(&tm->start_ms, memory_order_relaxed);
 }
-static inline void timeman_restart(TimeManager *tm) { atomic_store_explicit(&tm->start_ms, time_now_ms(), memory_order_relaxed); }
+/* Time since the search began, pondering included: what the thinking output reports. */
+static inline int64_t timeman_search_time(const TimeManager *tm) { return timeman_now(tm) - tm->search_start_ms; }
+static inline void timeman_restart(TimeManager *tm) { atomic_store_explicit(&tm->start_ms, timeman_now(tm), memory_order_relaxed); }
 
 #endif

@@ -314,7 +314,7 @@ static void run_engine_search(const char *fen, int depth, int multipv, SearchTra
     limits.depth = depth;
     EngineSettings settings = *classical_settings();
     settings.multipv = multipv;
-    SearchOutput out = {record_line, record_bestmove, tr};
+    SearchOutput out = {.report = record_line, .bestmove = record_bestmove, .ctx = tr};
     search_start(&pos, &limits, &settings, &out);
     search_wait();
     MoveList legal;
