@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench.h"
+#include "book.h"
 #include "engine_io.h"
 #include "evaluate.h"
 #include "movegen.h"
@@ -30,6 +32,23 @@ void session_init(void) {
     session.movetime_ms = 0;
     session.script_depth = 0;
     session.open_ended = false;
+    session.unplayable[0] = '\0';
+}
+
+bool commands_set_game(const char *fen, char *const *moves, int move_count, char *err, size_t err_size) {
+    static Position check;
+    char repaired[256], dropped[64];
+    if (!pos_set_fen(&check, fen, err, err_size) &&
+        game_fen_without_unusable_rights(fen, repaired, sizeof repaired, dropped, sizeof dropped)) {
+        io_info("position: ignored %s, which the position cannot have", dropped);
+        fen = repaired;
+    }
+    if (!game_set(&session.game, fen, moves, move_count, err, err_size)) {
+        snprintf(session.unplayable, sizeof session.unplayable, "%s", err);
+        return false;
+    }
+    session.unplayable[0] = '\0';
+    return true;
 }
 
 /* ---------- small parsing helpers ---------- */
@@ -76,17 +95,49 @@ void join_words(char *const *words, int from, int to, char *out, size_t out_size
 
 /* ---------- search bookkeeping ---------- */
 
+/* A new number from the clock-seeded sequence: book draws and the weakened move choice. */
+uint64_t commands_random(void) {
+    static uint64_t state;
+    if (!state) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        state = (uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec;
+    }
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17; /* xorshift64 */
+    return state;
+}
+
 void commands_start_search(const Position *root, const SearchLimits *limits, const SearchOutput *output) {
     SearchLimits game_limits = *limits; /* a game's clock runs through the GUI: keep its margin */
     game_limits.move_overhead_ms = engine_options.move_overhead_ms;
+    EngineSettings settings = engine_options.settings;
+    settings.strength_elo = engine_options.limit_strength ? engine_options.strength_elo : 0;
+    settings.strength_seed = commands_random();
     session.open_ended = limits->infinite || limits->ponder;
-    search_start(root, &game_limits, &engine_options.settings, output);
+    search_start(root, &game_limits, &settings, output);
+}
+
+bool commands_book_move(const Position *pos, Move *move) {
+    if (!engine_options.own_book || !book_is_open()) return false;
+    *move = book_choose(pos, engine_options.book_weighted, commands_random());
+    if (*move == MOVE_NONE) return false;
+    char mv[8];
+    move_to_uci(*move, mv);
+    io_info("book move %s", mv);
+    return true;
 }
 
 void commands_stop_search(void) {
     search_stop();
     search_wait();
     session.open_ended = false;
+}
+
+void commands_new_game(void) {
+    char err[256];
+    commands_stop_search();
+    search_clear();
+    commands_set_game(START_FEN, NULL, 0, err, sizeof err);
 }
 
 /* ---------- engine commands ---------- */
@@ -144,7 +195,7 @@ static void cmd_setboard(char **words, int count) {
         io_error("usage: setboard FEN");
         return;
     }
-    if (!game_set_fen(&session.game, fen, err, sizeof err)) io_error("bad FEN: %s", err);
+    if (!commands_set_game(fen, NULL, 0, err, sizeof err)) io_error("bad FEN: %s", err);
 }
 
 static void cmd_limit(char **words, int count) {
@@ -166,6 +217,25 @@ static void cmd_limit(char **words, int count) {
     }
 }
 
+/* The book's moves for the current position with their weights. */
+static void cmd_book(void) {
+    if (!book_is_open()) {
+        io_error("book: no book open (set the option BookFile)");
+        return;
+    }
+    const Position *pos = &session.game.pos;
+    BookMove moves[BOOK_MAX_MOVES];
+    int count = book_moves(pos, moves, BOOK_MAX_MOVES);
+    long total = 0;
+    for (int i = 0; i < count; i++) total += moves[i].weight;
+    io_printf("book: %d move%s, key %016llX\n", count, count == 1 ? "" : "s", (unsigned long long)book_key(pos));
+    for (int i = 0; i < count; i++) {
+        char mv[8];
+        move_to_uci(moves[i].move, mv);
+        io_printf("  %-6s %6d  %5.1f%%\n", mv, moves[i].weight, total ? 100.0 * moves[i].weight / (double)total : 0.0);
+    }
+}
+
 static void print_help(void) {
     static const char *common =
         "Engine commands (every prompt):\n"
@@ -178,6 +248,7 @@ static void print_help(void) {
         "  sd N | sn N | st SEC   depth / node / time-per-move limits for go (0 = none)\n"
         "  script FILE            run commands from a file, one per line\n"
         "  epd FILE [depth D|nodes N|movetime MS]   run an EPD test suite (bm/am)\n"
+        "  book                   the BookFile's moves and weights for this position\n"
         "  help                   this text\n";
     static const char *terminal =
         "Terminal commands:\n"
@@ -333,6 +404,7 @@ CommandResult commands_shared(char *line) {
     else if (!strcmp(cmd, "setboard")) cmd_setboard(words, count);
     else if (!strcmp(cmd, "sd") || !strcmp(cmd, "sn") || !strcmp(cmd, "st")) cmd_limit(words, count);
     else if (!strcmp(cmd, "epd")) cmd_epd(words, count);
+    else if (!strcmp(cmd, "book") && count == 1) cmd_book();
     else return CMD_UNKNOWN;
     return CMD_DONE;
 }

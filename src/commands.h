@@ -18,6 +18,9 @@ typedef struct {
     int64_t movetime_ms;  /* st: 0 = none */
     int script_depth;     /* > 0 while running script files or --command lists */
     bool open_ended;      /* the running search waits for stop/ponderhit */
+    /* Why the game cannot be played on ("" when it can): the last position or setboard was
+     * refused, so no move of the previous position may be played either. */
+    char unplayable[300];
 } Session;
 
 extern Session session;
@@ -37,14 +40,27 @@ bool parse_seconds(const char *text, double max, double *out);
 /* Joins words[from..to) with single spaces into out. */
 void join_words(char *const *words, int from, int to, char *out, size_t out_size);
 
+/* Sets the game to fen plus moves (coordinates or SAN). Castling rights and an en-passant
+ * square the position cannot have are dropped, as one info line says. A refusal leaves the
+ * game as it was but marks it unplayable (session.unplayable, also in err) until a position
+ * is accepted; success clears the mark. */
+bool commands_set_game(const char *fen, char *const *moves, int move_count, char *err, size_t err_size);
+
 /* A word that reads like a move in either notation (so "illegal move" is the right complaint). */
 bool commands_looks_like_move(const char *word);
 
+/* With OwnBook on: a move from the book for pos, announced in an info line; false when the
+ * book has none (or is off). */
+bool commands_book_move(const Position *pos, Move *move);
+/* A number from a clock-seeded sequence (book draws, seeds of the weakened move choice). */
+uint64_t commands_random(void);
 /* Starts an asynchronous search of root with the options' settings and Move Overhead,
  * remembering whether it only ends on stop. */
 void commands_start_search(const Position *root, const SearchLimits *limits, const SearchOutput *output);
 /* Stops any running search and waits for its result. */
 void commands_stop_search(void);
+/* ucinewgame / new: stops any search, clears the hash and histories, start position. */
+void commands_new_game(void);
 /* Stops any search, then prints perft of the game position (move: count lines, Nodes searched). */
 void commands_perft(int depth);
 

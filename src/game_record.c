@@ -79,6 +79,48 @@ bool game_set_fen(GameRecord *game, const char *fen, char *err, size_t err_size)
     return game_set(game, fen, NULL, 0, err, err_size);
 }
 
+/* The FEN's fields with castling and en-passant replaced; false when it has fewer than four. */
+static bool fen_with_rights(const char *fen, const char *castling, const char *ep, char *out, size_t out_size) {
+    char copy[256], *fields[6], *save;
+    int n = 0;
+    snprintf(copy, sizeof copy, "%s", fen);
+    for (char *f = strtok_r(copy, " \t", &save); f && n < 6; f = strtok_r(NULL, " \t", &save)) fields[n++] = f;
+    if (n < 4) return false;
+    size_t len = (size_t)snprintf(out, out_size, "%s %s %s %s", fields[0], fields[1], castling[0] ? castling : "-", ep);
+    for (int i = 4; i < n && len < out_size; i++) len += (size_t)snprintf(out + len, out_size - len, " %s", fields[i]);
+    return true;
+}
+
+bool game_fen_without_unusable_rights(const char *fen, char *out, size_t out_size, char *dropped, size_t dropped_size) {
+    static Position scratch;
+    char copy[256], *fields[4], *save, trial[256];
+    int n = 0;
+    if (!fen || strlen(fen) >= sizeof copy) return false;
+    snprintf(copy, sizeof copy, "%s", fen);
+    for (char *f = strtok_r(copy, " \t", &save); f && n < 4; f = strtok_r(NULL, " \t", &save)) fields[n++] = f;
+    /* the rest of the FEN must stand on its own */
+    if (n < 4 || !fen_with_rights(fen, "", "-", trial, sizeof trial) || !pos_set_fen(&scratch, trial, NULL, 0)) return false;
+    /* keep each castling letter the position accepts next to those kept so far, whatever
+     * the notation */
+    char kept[16] = "";
+    size_t kept_len = 0, dropped_len = 0;
+    dropped[0] = '\0';
+    for (const char *c = strcmp(fields[2], "-") ? fields[2] : ""; *c && kept_len + 1 < sizeof kept; c++) {
+        kept[kept_len] = *c, kept[kept_len + 1] = '\0';
+        if (fen_with_rights(fen, kept, "-", trial, sizeof trial) && pos_set_fen(&scratch, trial, NULL, 0)) kept_len++;
+        else dropped_len += (size_t)snprintf(dropped + dropped_len, dropped_size - dropped_len, "%s%c", dropped_len ? " " : "", *c);
+        kept[kept_len] = '\0';
+        if (dropped_len >= dropped_size) return false;
+    }
+    const char *ep = fields[3];
+    if (!fen_with_rights(fen, kept, ep, trial, sizeof trial) || !pos_set_fen(&scratch, trial, NULL, 0)) {
+        dropped_len += (size_t)snprintf(dropped + dropped_len, dropped_size - dropped_len, "%s%s", dropped_len ? " " : "", ep);
+        ep = "-";
+    }
+    if (!dropped_len || dropped_len >= dropped_size) return false; /* refused for some other reason */
+    return fen_with_rights(fen, kept, ep, out, out_size) && pos_set_fen(&scratch, out, NULL, 0);
+}
+
 bool game_pop(GameRecord *game) {
     if (game->move_count == 0) return false;
     game->move_count--;

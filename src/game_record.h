@@ -31,6 +31,10 @@ void game_free(GameRecord *game);
  * on failure the game is unchanged and err says which part was wrong. */
 bool game_set(GameRecord *game, const char *fen, char *const *moves, int move_count, char *err, size_t err_size);
 bool game_set_fen(GameRecord *game, const char *fen, char *err, size_t err_size);
+/* GUIs send castling rights whose king or rook is not in place, and en-passant squares no
+ * pawn can have left; other engines drop them. When fen is refused only for such fields,
+ * writes it without them to out, what was dropped to dropped ("K q e3"), and returns true. */
+bool game_fen_without_unusable_rights(const char *fen, char *out, size_t out_size, char *dropped, size_t dropped_size);
 /* Plays a move that is legal in game->pos. */
 void game_push(GameRecord *game, Move m);
 /* Takes back the last move; false when there is none. */

@@ -9,7 +9,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "book.h"
 #include "nnue.h"
+#include "strength.h"
 #include "threads.h"
 
 EngineOptions engine_options = {
@@ -18,11 +20,18 @@ EngineOptions engine_options = {
     .ponder = false,
     .move_overhead_ms = 30,
     .show_wdl = false,
+    .limit_strength = false,
+    .strength_elo = STRENGTH_ELO_DEFAULT,
+    .own_book = false,
+    .book_weighted = true,
+    .resign = false,
     .settings = ENGINE_SETTINGS_DEFAULT, /* the embedded net; classical when the build has none */
 };
 
 #define EMBEDDED_NET "<embedded>"
+#define NO_BOOK "<none>"
 static char eval_file[512] = EMBEDDED_NET;
+static char book_file[512] = NO_BOOK;
 
 /* Loads a net at run time; a refused file leaves the current net in place. "<embedded>"
  * goes back to the net built into the binary. */
@@ -38,21 +47,28 @@ static bool load_eval_file(const char *path, char *err, size_t err_size) {
 }
 
 enum { OPT_HASH, OPT_THREADS, OPT_MULTIPV, OPT_PONDER, OPT_EVALFILE, OPT_OVERHEAD, OPT_EVALMODE,
-       OPT_LAZYEVAL, OPT_LAZYMARGIN, OPT_NNUEEAGER, OPT_WDL, OPT_CLEARHASH, OPT_COUNT };
+       OPT_LAZYEVAL, OPT_LAZYMARGIN, OPT_NNUEEAGER, OPT_WDL, OPT_CLEARHASH, OPT_LIMITSTRENGTH, OPT_ELO,
+       OPT_OWNBOOK, OPT_BOOKFILE, OPT_BOOKCHOICE, OPT_RESIGN, OPT_COUNT };
 
 static const OptionInfo option_table[OPT_COUNT] = {
-    [OPT_HASH] = {"Hash", OPTION_SPIN, 1, 65536, NULL, false, true},
-    [OPT_THREADS] = {"Threads", OPTION_SPIN, 1, SEARCH_MAX_THREADS, NULL, false, true},
-    [OPT_MULTIPV] = {"MultiPV", OPTION_SPIN, 1, 64, NULL, true, false},
-    [OPT_PONDER] = {"Ponder", OPTION_CHECK, 0, 1, NULL, false, false},
-    [OPT_EVALFILE] = {"EvalFile", OPTION_STRING, 0, 0, NULL, true, true},
-    [OPT_OVERHEAD] = {"Move Overhead", OPTION_SPIN, 0, 5000, NULL, true, false},
-    [OPT_EVALMODE] = {"EvalMode", OPTION_COMBO, 0, 0, "nnue classical", true, true},
-    [OPT_LAZYEVAL] = {"LazyEval", OPTION_CHECK, 0, 1, NULL, true, false},
-    [OPT_LAZYMARGIN] = {"LazyMargin", OPTION_SPIN, 0, 10000, NULL, true, false},
-    [OPT_NNUEEAGER] = {"NnueEager", OPTION_CHECK, 0, 1, NULL, true, false},
-    [OPT_WDL] = {"UCI_ShowWDL", OPTION_CHECK, 0, 1, NULL, false, false},
-    [OPT_CLEARHASH] = {"Clear Hash", OPTION_BUTTON, 0, 0, NULL, true, true},
+    [OPT_HASH] = {"Hash", OPTION_SPIN, 1, 65536, NULL, false, true, false},
+    [OPT_THREADS] = {"Threads", OPTION_SPIN, 1, SEARCH_MAX_THREADS, NULL, false, true, false},
+    [OPT_MULTIPV] = {"MultiPV", OPTION_SPIN, 1, 64, NULL, true, false, false},
+    [OPT_PONDER] = {"Ponder", OPTION_CHECK, 0, 1, NULL, false, false, false},
+    [OPT_EVALFILE] = {"EvalFile", OPTION_STRING, 0, 0, NULL, true, true, false},
+    [OPT_OVERHEAD] = {"Move Overhead", OPTION_SPIN, 0, 5000, NULL, true, false, false},
+    [OPT_EVALMODE] = {"EvalMode", OPTION_COMBO, 0, 0, "nnue classical", true, true, false},
+    [OPT_LAZYEVAL] = {"LazyEval", OPTION_CHECK, 0, 1, NULL, true, false, false},
+    [OPT_LAZYMARGIN] = {"LazyMargin", OPTION_SPIN, 0, 10000, NULL, true, false, false},
+    [OPT_NNUEEAGER] = {"NnueEager", OPTION_CHECK, 0, 1, NULL, true, false, false},
+    [OPT_WDL] = {"UCI_ShowWDL", OPTION_CHECK, 0, 1, NULL, false, false, false},
+    [OPT_CLEARHASH] = {"Clear Hash", OPTION_BUTTON, 0, 0, NULL, true, true, false},
+    [OPT_LIMITSTRENGTH] = {"UCI_LimitStrength", OPTION_CHECK, 0, 1, NULL, true, false, false},
+    [OPT_ELO] = {"UCI_Elo", OPTION_SPIN, STRENGTH_ELO_MIN, STRENGTH_ELO_MAX, NULL, true, false, false},
+    [OPT_OWNBOOK] = {"OwnBook", OPTION_CHECK, 0, 1, NULL, true, false, false},
+    [OPT_BOOKFILE] = {"BookFile", OPTION_STRING, 0, 0, NULL, true, false, false},
+    [OPT_BOOKCHOICE] = {"BookChoice", OPTION_COMBO, 0, 0, "weighted best", true, false, false},
+    [OPT_RESIGN] = {"Resign", OPTION_CHECK, 0, 1, NULL, true, false, true},
 };
 
 int options_count(void) { return OPT_COUNT; }
@@ -78,7 +94,38 @@ static int spin_value(int id) {
     case OPT_LAZYEVAL: return engine_options.settings.lazy_eval;
     case OPT_NNUEEAGER: return engine_options.settings.nnue_eager;
     case OPT_WDL: return engine_options.show_wdl;
+    case OPT_LIMITSTRENGTH: return engine_options.limit_strength;
+    case OPT_ELO: return engine_options.strength_elo;
+    case OPT_OWNBOOK: return engine_options.own_book;
+    case OPT_RESIGN: return engine_options.resign;
     default: return 0;
+    }
+}
+
+/* A combo's current choice, as an index into its choices. */
+static int combo_value(int id) {
+    if (id == OPT_EVALMODE) return engine_options.settings.eval_mode == EVAL_MODE_NNUE ? 0 : 1;
+    return engine_options.book_weighted ? 0 : 1; /* OPT_BOOKCHOICE */
+}
+
+/* The index-th word of a combo's choices into out. */
+static void combo_choice(const OptionInfo *opt, int index, char *out, size_t out_size) {
+    const char *p = opt->choices;
+    for (int i = 0; i < index && p; i++) {
+        p = strchr(p, ' ');
+        if (p) p++;
+    }
+    size_t len = p ? strcspn(p, " ") : 0;
+    snprintf(out, out_size, "%.*s", (int)len, p ? p : "");
+}
+
+/* Index of value among a combo's choices (case-insensitive), -1 if it is none of them. */
+static int combo_index(const OptionInfo *opt, const char *value) {
+    char choice[64];
+    for (int i = 0;; i++) {
+        combo_choice(opt, i, choice, sizeof choice);
+        if (!choice[0]) return -1;
+        if (!strcasecmp(choice, value)) return i;
     }
 }
 
@@ -87,10 +134,8 @@ void options_value_text(const OptionInfo *opt, char *out, size_t out_size) {
     switch (opt->kind) {
     case OPTION_SPIN: snprintf(out, out_size, "%d", spin_value(id)); break;
     case OPTION_CHECK: snprintf(out, out_size, "%s", spin_value(id) ? "true" : "false"); break;
-    case OPTION_COMBO:
-        snprintf(out, out_size, "%s", engine_options.settings.eval_mode == EVAL_MODE_NNUE ? "nnue" : "classical");
-        break;
-    case OPTION_STRING: snprintf(out, out_size, "%s", eval_file); break;
+    case OPTION_COMBO: combo_choice(opt, combo_value(id), out, out_size); break;
+    case OPTION_STRING: snprintf(out, out_size, "%s", id == OPT_BOOKFILE ? book_file : eval_file); break;
     default: snprintf(out, out_size, "%s", ""); break;
     }
 }
@@ -140,9 +185,7 @@ bool options_set(const char *name, const char *value, char *err, size_t err_size
         }
         break;
     case OPTION_COMBO:
-        if (!strcasecmp(value, "nnue")) v = EVAL_MODE_NNUE;
-        else if (!strcasecmp(value, "classical")) v = EVAL_MODE_CLASSICAL;
-        else {
+        if ((v = combo_index(opt, value)) < 0) {
             snprintf(err, err_size, "option '%s': '%s' is not one of: %s", opt->name, value, opt->choices);
             return false;
         }
@@ -165,7 +208,23 @@ bool options_set(const char *name, const char *value, char *err, size_t err_size
     case OPT_LAZYEVAL: engine_options.settings.lazy_eval = b; break;
     case OPT_NNUEEAGER: engine_options.settings.nnue_eager = b; break;
     case OPT_WDL: engine_options.show_wdl = b; break;
-    case OPT_EVALMODE: engine_options.settings.eval_mode = v; break;
+    case OPT_EVALMODE: engine_options.settings.eval_mode = v == 0 ? EVAL_MODE_NNUE : EVAL_MODE_CLASSICAL; break;
+    case OPT_LIMITSTRENGTH: engine_options.limit_strength = b; break;
+    case OPT_ELO: engine_options.strength_elo = v; break;
+    case OPT_OWNBOOK: engine_options.own_book = b; break;
+    case OPT_BOOKCHOICE: engine_options.book_weighted = v == 0; break;
+    case OPT_RESIGN: engine_options.resign = b; break;
+    case OPT_BOOKFILE: {
+        const char *path = value && *value ? value : NO_BOOK;
+        if (strlen(path) >= sizeof book_file) {
+            snprintf(err, err_size, "BookFile: path too long");
+            return false;
+        }
+        if (!strcmp(path, NO_BOOK)) book_close();
+        else if (!book_open(path, err, err_size)) return false;
+        snprintf(book_file, sizeof book_file, "%s", path);
+        break;
+    }
     case OPT_CLEARHASH: search_clear(); break;
     case OPT_EVALFILE: {
         const char *path = value && *value ? value : EMBEDDED_NET;

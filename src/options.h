@@ -15,7 +15,12 @@ typedef struct {
     bool ponder;          /* GUI may ask us to ponder */
     int move_overhead_ms; /* safety margin per move for GUI/network lag */
     bool show_wdl;        /* UCI_ShowWDL */
-    EngineSettings settings; /* evaluator, lazy tier, NNUE updates, MultiPV */
+    bool limit_strength;  /* UCI_LimitStrength: play at about strength_elo */
+    int strength_elo;     /* UCI_Elo */
+    bool own_book;        /* OwnBook: play from the BookFile while it has moves */
+    bool book_weighted;   /* BookChoice: weighted random (true) or the heaviest move */
+    bool resign;          /* Resign (xboard): give up lost games */
+    EngineSettings settings; /* evaluator, lazy tier, NNUE updates, MultiPV, strength */
 } EngineOptions;
 
 extern EngineOptions engine_options;
@@ -30,6 +35,7 @@ typedef struct {
     const char *choices;  /* OPTION_COMBO: space-separated values */
     bool in_xboard;       /* offered as an xboard option (Hash/Threads/Ponder have native commands) */
     bool needs_idle;      /* the caller must stop any search before setting it */
+    bool xboard_only;     /* not offered to UCI, where the GUI does the job */
 } OptionInfo;
 
 int options_count(void);

@@ -62,9 +62,7 @@ CommandResult terminal_command(char *line, char **words, int count) {
         commands_stop_search();
         uci_position(words + 1, count - 1);
     } else if (!strcmp(cmd, "new") || !strcmp(cmd, "ucinewgame")) {
-        commands_stop_search();
-        search_clear();
-        game_set_fen(&session.game, START_FEN, NULL, 0);
+        commands_new_game();
     } else if (!strcmp(cmd, "go")) {
         terminal_go(words, count);
     } else if (!strcmp(cmd, "stop") || !strcmp(cmd, "?")) {

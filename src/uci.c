@@ -64,8 +64,15 @@ static void uci_bestmove(Move best, Move ponder, void *ctx) {
     }
 }
 
+static void uci_currmove(int depth, Move move, int number, void *ctx) {
+    (void)ctx;
+    char mv[8];
+    move_to_uci(move, mv);
+    io_printf("info depth %d currmove %s currmovenumber %d\n", depth, mv, number);
+}
+
 SearchOutput uci_search_output(void) {
-    return (SearchOutput){.report = uci_report, .bestmove = uci_bestmove, .ctx = NULL};
+    return (SearchOutput){.report = uci_report, .bestmove = uci_bestmove, .currmove = uci_currmove, .ctx = NULL};
 }
 
 /* ---------- commands ---------- */
@@ -149,17 +156,19 @@ bool uci_position(char **w, int n) {
         join_words(w, 1, i, fen, sizeof fen);
     } else {
         io_error("position: expected 'startpos' or 'fen', got '%s'", n ? w[0] : "");
+        snprintf(session.unplayable, sizeof session.unplayable, "position: neither startpos nor fen");
         return false;
     }
     int first_move = n, move_count = 0;
     if (i < n) {
         if (strcmp(w[i], "moves")) {
             io_error("position: unexpected '%s'", w[i]);
+            snprintf(session.unplayable, sizeof session.unplayable, "position: unexpected '%s'", w[i]);
             return false;
         }
         first_move = i + 1, move_count = n - i - 1;
     }
-    if (!game_set(&session.game, fen, w + first_move, move_count, err, sizeof err)) {
+    if (!commands_set_game(fen, w + first_move, move_count, err, sizeof err)) {
         io_error("position: %s", err);
         return false;
     }
@@ -190,6 +199,7 @@ static void uci_identify(void) {
     io_printf("id name %s %s\nid author %s\n", ENGINE_NAME, squall_version, ENGINE_AUTHOR);
     for (int i = 0; i < options_count(); i++) {
         char line[1024];
+        if (options_info(i)->xboard_only) continue;
         options_uci_line(options_info(i), line, sizeof line);
         io_printf("%s\n", line);
     }
@@ -200,9 +210,21 @@ static void uci_go(char **w, int n) {
     SearchLimits limits;
     int perft_depth;
     bool has_limit;
+    if (session.unplayable[0]) { /* never a move of some earlier position */
+        commands_stop_search();
+        io_info("no position to search: %s", session.unplayable);
+        io_printf("bestmove 0000\n");
+        return;
+    }
     if (!uci_parse_go(w, n, &session.game.pos, &limits, &perft_depth, &has_limit)) return;
     if (perft_depth > 0) {
         commands_perft(perft_depth);
+        return;
+    }
+    Move book_move;
+    if (!limits.infinite && !limits.ponder && !limits.searchmoves_count && commands_book_move(&session.game.pos, &book_move)) {
+        commands_stop_search();
+        uci_bestmove(book_move, MOVE_NONE, NULL);
         return;
     }
     if (!has_limit) { /* a bare "go": the sd/sn/st limits if set, else until stop */
@@ -223,9 +245,7 @@ CommandResult uci_command(char *line, char **words, int n) {
     } else if (!strcmp(cmd, "isready")) {
         io_printf("readyok\n");
     } else if (!strcmp(cmd, "ucinewgame")) {
-        commands_stop_search();
-        search_clear();
-        game_set_fen(&session.game, START_FEN, NULL, 0);
+        commands_new_game();
     } else if (!strcmp(cmd, "position")) {
         uci_position(words + 1, n - 1);
     } else if (!strcmp(cmd, "go")) {

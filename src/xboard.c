@@ -1,7 +1,9 @@
 /* xboard / CECP v2. The main thread keeps the game and the clocks; a finished search
  * comes back as an event (io_post_search_done), so playing the move, claiming a result
  * and starting to ponder all happen on the main thread, never inside a search callback.
- * Every search carries an id; cancelling bumps the id so a late result is ignored. */
+ * Every search carries an id; cancelling bumps the id so a late result is ignored.
+ * Commands that must not disturb a search of the engine's own move (ping, memory, cores,
+ * options that need an idle engine) wait in a queue and run right after the move. */
 #include "xboard.h"
 
 #include <stdatomic.h>
@@ -11,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "book.h"
 #include "engine_io.h"
 #include "movegen.h"
 #include "notation.h"
@@ -21,6 +24,8 @@
 #define NO_COLOR COLOR_NB
 #define XB_MATE_BASE 100000 /* xboard: 100000 + N = mate in N moves, -100000 - N = mated in N */
 #define DEFAULT_MOVES_TO_GO 30
+#define RESIGN_SCORE_CP 900  /* with option Resign: give up once this far behind ... */
+#define RESIGN_MOVES 3       /* ... in this many searches of the engine's moves in a row */
 
 typedef enum { XB_IDLE, XB_THINKING, XB_PONDERING, XB_ANALYZING } XbSearch;
 
@@ -34,13 +39,21 @@ static struct {
     int mps;                /* moves per time control period, 0 = whole game */
     int64_t base_ms, inc_ms;
     int64_t my_time_ms, opp_time_ms; /* from time/otim; -1 until received */
-    long nps;               /* 0 = wall clock */
+    long nps;               /* -1 = wall clock; 0 = CPU time; N = time counted in nodes at N per second */
     unsigned search_id;
     Move ponder_move;       /* the reply being pondered on */
     Move hint;
     struct timespec search_started;
+    bool paused;            /* pause: the search below is resumed by resume */
+    XbSearch paused_search;
+    Move excluded[MAX_MOVES]; /* exclude: root moves analysis leaves out, until the position changes */
+    int excluded_count;
+    int losing_searches;    /* engine's searches in a row at or below -RESIGN_SCORE_CP */
+    char **waiting;         /* commands held back until the engine has moved */
+    int waiting_count;
+    bool replaying;
 } xb = {
-    .engine_color = BLACK, .mps = 40, .base_ms = 300000, .my_time_ms = -1, .opp_time_ms = -1,
+    .engine_color = BLACK, .mps = 40, .base_ms = 300000, .my_time_ms = -1, .opp_time_ms = -1, .nps = -1,
 };
 
 /* Shared with the search thread's report callback. */
@@ -51,6 +64,8 @@ static atomic_bool last_score_ours;  /* that root had the engine to move */
 static atomic_ullong last_nodes;
 static atomic_int last_depth;
 static Position report_root;         /* root of the running search, for SAN PVs */
+static atomic_bool pondering_output; /* the PV starts with the pondered move (until ponderhit) */
+static char ponder_san[16];          /* that move, written before the ponder search starts */
 
 static int64_t elapsed_ms_since(const struct timespec *t0) {
     struct timespec now;
@@ -76,12 +91,13 @@ static void xb_report(const SearchReport *r, void *ctx) {
     char pv[4096];
     size_t n = 0;
     pv[0] = '\0';
+    if (atomic_load(&pondering_output)) n = (size_t)snprintf(pv, sizeof pv, "%s", ponder_san);
     for (int i = 0; i < r->pv_length && n + 16 < sizeof pv; i++) {
         Move m = r->pv[i];
         if (!pos_is_pseudo_legal(&pv_pos, m)) break; /* never print an impossible move */
         char san[16];
         move_to_san(&pv_pos, m, san);
-        n += (size_t)snprintf(pv + n, sizeof pv - n, "%s%s", i ? " " : "", san);
+        n += (size_t)snprintf(pv + n, sizeof pv - n, "%s%s", n ? " " : "", san);
         pos_make_move(&pv_pos, m);
     }
     /* ply score time(cs) nodes seldepth nps tbhits <tab> pv; '!' / '?' mark fail high / low */
@@ -103,6 +119,7 @@ void xboard_cancel(void) {
     }
     xb.search = XB_IDLE;
     atomic_store(&analysing, false);
+    atomic_store(&pondering_output, false);
 }
 
 static void xb_start(const Position *root, const SearchLimits *limits, XbSearch kind) {
@@ -111,6 +128,7 @@ static void xb_start(const Position *root, const SearchLimits *limits, XbSearch 
     xb.search_id++;
     xb.search = kind;
     atomic_store(&analysing, kind == XB_ANALYZING);
+    atomic_store(&pondering_output, kind == XB_PONDERING);
     atomic_store(&last_score_ours, kind != XB_ANALYZING);
     atomic_store(&last_nodes, 0);
     atomic_store(&last_depth, 0);
@@ -137,6 +155,7 @@ static void xb_limits(SearchLimits *l, int us, int moves_made) {
     }
     l->depth = session.depth_limit;
     l->nodes = session.node_limit;
+    l->cpu_time = xb.nps >= 0; /* nps mode reports CPU time, and nps 0 also decides by it */
     if (xb.nps > 0) { /* time is measured in nodes: turn the budget into a node limit */
         uint64_t nodes = (uint64_t)(budget_ms > 1 ? budget_ms : 1) * (uint64_t)xb.nps / 1000;
         l->nodes = l->nodes && l->nodes < nodes ? l->nodes : (nodes ? nodes : 1);
@@ -151,13 +170,28 @@ static void xb_claim(GameStatus status) {
     xb.game_over = true;
 }
 
-/* Thinks if it is the engine's turn in a game (not force, not analysing, game not over). */
+/* A new position: the exclusions belonged to the old one. */
+static void xb_position_changed(void) { xb.excluded_count = 0; }
+
+static bool xb_play(Move best, Move ponder);
+static void xb_replay_waiting(void);
+
+/* Thinks if it is the engine's turn in a game (not force, not analysing, game not over);
+ * plays a book move at once when OwnBook has one. */
 static void xb_maybe_think(void) {
     const Position *pos = &session.game.pos;
-    if (xb.force || xb.analyze_mode || xb.game_over || xb.engine_color != pos->side || xb.search == XB_THINKING) return;
+    if (xb.force || xb.analyze_mode || xb.game_over || session.unplayable[0] || xb.engine_color != pos->side ||
+        xb.search == XB_THINKING)
+        return;
     GameStatus status = game_status(&session.game);
     if (status != GAME_ONGOING) {
         xb_claim(status);
+        return;
+    }
+    Move book_move;
+    if (commands_book_move(pos, &book_move)) {
+        xb_play(book_move, MOVE_NONE);
+        xb_replay_waiting();
         return;
     }
     SearchLimits limits;
@@ -165,16 +199,28 @@ static void xb_maybe_think(void) {
     xb_start(pos, &limits, XB_THINKING);
 }
 
+/* Analysis of the game position over the root moves not excluded. */
 static void xb_restart_analysis(void) {
     xboard_cancel();
-    if (!xb.analyze_mode || count_legal_moves(&session.game.pos) == 0) return;
+    const Position *pos = &session.game.pos;
+    if (!xb.analyze_mode || session.unplayable[0]) return;
     SearchLimits limits;
     search_limits_clear(&limits);
     limits.infinite = true;
-    xb_start(&session.game.pos, &limits, XB_ANALYZING);
+    MoveList legal;
+    generate_legal(pos, &legal);
+    for (int i = 0; i < legal.count; i++) {
+        bool excluded = false;
+        for (int k = 0; k < xb.excluded_count; k++) excluded |= xb.excluded[k] == legal.moves[i];
+        if (!excluded) limits.searchmoves[limits.searchmoves_count++] = legal.moves[i];
+    }
+    if (limits.searchmoves_count == 0) return; /* mated, stalemated or everything excluded: nothing to show */
+    if (limits.searchmoves_count == legal.count) limits.searchmoves_count = 0;
+    xb_start(pos, &limits, XB_ANALYZING);
 }
 
-/* After the engine's move: ponder on the reply the search expects. */
+/* After the engine's move: ponder on the reply the search expects, which is announced first
+ * (Hint) and leads the PV of the thinking output until the opponent moves. */
 static void xb_start_ponder(Move reply) {
     static Position ponder_root;
     const Position *pos = &session.game.pos;
@@ -182,11 +228,65 @@ static void xb_start_ponder(Move reply) {
     memcpy(&ponder_root, pos, sizeof ponder_root);
     pos_make_move(&ponder_root, reply);
     if (count_legal_moves(&ponder_root) == 0) return;
+    char mv[8];
+    move_to_uci(reply, mv);
+    io_printf("Hint: %s\n", mv);
     SearchLimits limits;
     xb_limits(&limits, ponder_root.side, (session.game.move_count + 1) / 2);
     limits.ponder = true;
     xb.ponder_move = reply;
+    move_to_san(&session.game.pos, reply, ponder_san);
     xb_start(&ponder_root, &limits, XB_PONDERING);
+}
+
+/* Plays the engine's move and claims a result it brings; false when the game is over. */
+static bool xb_play(Move best, Move ponder) {
+    char mv[8];
+    move_to_uci(best, mv);
+    game_push(&session.game, best);
+    xb_position_changed();
+    io_printf("move %s\n", mv);
+    xb.hint = ponder;
+    GameStatus status = game_status(&session.game);
+    if (status != GAME_ONGOING) xb_claim(status);
+    return status == GAME_ONGOING;
+}
+
+/* With option Resign: the engine's searches have seen a lost game long enough. */
+static bool xb_should_resign(void) {
+    int score = atomic_load(&last_score);
+    xb.losing_searches = score <= -RESIGN_SCORE_CP ? xb.losing_searches + 1 : 0;
+    return engine_options.resign && xb.losing_searches >= RESIGN_MOVES;
+}
+
+/* Stops the running search to change something under it; xb_resume starts it again. */
+static XbSearch xb_suspend(void) {
+    XbSearch kind = xb.search;
+    xboard_cancel();
+    return kind;
+}
+
+static void xb_resume(XbSearch kind) {
+    if (kind == XB_THINKING) xb_maybe_think();
+    else if (kind == XB_PONDERING) xb_start_ponder(xb.ponder_move);
+    else if (kind == XB_ANALYZING) xb_restart_analysis();
+}
+
+/* Runs the commands held back while the engine thought on its move, in order. */
+static void xb_replay_waiting(void) {
+    if (xb.replaying || xb.search == XB_THINKING) return;
+    xb.replaying = true;
+    for (int i = 0; i < xb.waiting_count; i++) {
+        char *line = xb.waiting[i];
+        char *copy = strdup(line), *words[COMMAND_MAX_WORDS];
+        int n = copy ? split_words(copy, words, COMMAND_MAX_WORDS) : 0;
+        io_set_command(line);
+        if (n > 0) xboard_command(line, words, n);
+        free(copy);
+        free(line);
+    }
+    xb.waiting_count = 0;
+    xb.replaying = false;
 }
 
 void xboard_on_search_done(const IoEvent *ev) {
@@ -194,23 +294,19 @@ void xboard_on_search_done(const IoEvent *ev) {
     xb.search = XB_IDLE;
     session.open_ended = false;
     Position *pos = &session.game.pos;
+    bool ponder = false;
     if (ev->best == MOVE_NONE || !pos_is_pseudo_legal(pos, ev->best)) {
         GameStatus status = game_status(&session.game);
         if (status != GAME_ONGOING) xb_claim(status);
         else io_printf("# search returned no legal move\n");
-        return;
+    } else if (xb_should_resign()) {
+        io_printf("resign\n");
+        xb.game_over = true;
+    } else {
+        ponder = xb_play(ev->best, ev->ponder);
     }
-    char mv[8];
-    move_to_uci(ev->best, mv);
-    game_push(&session.game, ev->best);
-    io_printf("move %s\n", mv);
-    xb.hint = ev->ponder;
-    GameStatus status = game_status(&session.game);
-    if (status != GAME_ONGOING) {
-        xb_claim(status);
-        return;
-    }
-    xb_start_ponder(ev->ponder);
+    xb_replay_waiting(); /* what waited for the move, before pondering starts */
+    if (ponder) xb_start_ponder(ev->ponder);
 }
 
 /* ---------- commands ---------- */
@@ -218,7 +314,7 @@ void xboard_on_search_done(const IoEvent *ev) {
 static void xb_features(void) {
     io_printf("feature done=0\n");
     io_printf("feature ping=1 setboard=1 playother=1 usermove=1 san=0 sigint=0 sigterm=0 analyze=1 colors=0 "
-              "time=1 draw=1 reuse=1 memory=1 smp=1 nps=1 debug=1 variants=\"normal\" myname=\"%s %s\"\n",
+              "time=1 draw=1 reuse=1 memory=1 smp=1 nps=1 pause=1 exclude=1 debug=1 variants=\"normal\" myname=\"%s %s\"\n",
               ENGINE_NAME, squall_version);
     for (int i = 0; i < options_count(); i++) {
         const OptionInfo *opt = options_info(i);
@@ -232,30 +328,35 @@ static void xb_features(void) {
 
 static void xb_new_game(void) {
     xboard_cancel();
-    search_clear();
-    game_set_fen(&session.game, START_FEN, NULL, 0);
+    commands_new_game();
     xb.force = false;
     xb.engine_color = BLACK;
     xb.game_over = false;
-    xb.nps = 0;
+    xb.paused = false;
+    xb.nps = -1;
     xb.hint = MOVE_NONE;
+    xb.losing_searches = 0;
     xb.my_time_ms = xb.opp_time_ms = -1;
     session.depth_limit = 0;
+    xb_position_changed();
     if (xb.analyze_mode) xb_restart_analysis();
 }
 
 static void xb_usermove(const char *text) {
-    Move m = move_from_text(&session.game.pos, text);
+    /* after a refused setboard there is no game to play a move in */
+    Move m = session.unplayable[0] ? MOVE_NONE : move_from_text(&session.game.pos, text);
     if (m == MOVE_NONE) {
         io_printf("Illegal move: %s\n", text);
         return;
     }
+    xb_position_changed();
     if (xb.search == XB_PONDERING && m == xb.ponder_move) {
         /* ponder hit: the running search becomes the real one */
         game_push(&session.game, m);
         xb.search = XB_THINKING;
         session.open_ended = false;
         xb.game_over = false;
+        atomic_store(&pondering_output, false);
         search_ponderhit();
         return;
     }
@@ -266,13 +367,22 @@ static void xb_usermove(const char *text) {
     else xb_maybe_think();
 }
 
+/* level MPS BASE INC. BASE is minutes or MIN:SEC; anything after that in the same word is
+ * ignored, as the protocol asks (it may announce a later time control: "25+5"). */
 static void xb_level(char **w, int n) {
-    long mps, minutes, seconds = 0;
+    long mps, minutes = 0, seconds = 0;
     double inc;
-    char *colon = n == 4 ? strchr(w[2], ':') : NULL;
-    if (colon) *colon = '\0';
-    bool ok = n == 4 && parse_long(w[1], 0, 100000, &mps) && parse_long(w[2], 0, 100000, &minutes) &&
-              (!colon || parse_long(colon + 1, 0, 59, &seconds)) && parse_seconds(w[3], 1e6, &inc);
+    char *end;
+    bool ok = n == 4 && parse_long(w[1], 0, 100000, &mps) && parse_seconds(w[3], 1e6, &inc);
+    if (ok) {
+        minutes = strtol(w[2], &end, 10);
+        ok = end != w[2] && w[2][0] >= '0' && w[2][0] <= '9' && minutes <= 100000;
+        if (ok && *end == ':') {
+            char *sec = end + 1;
+            seconds = strtol(sec, &end, 10);
+            ok = end != sec && sec[0] >= '0' && sec[0] <= '9' && seconds <= 59;
+        }
+    }
     if (!ok) {
         io_error("usage: level MPS BASE INC (BASE as minutes or MIN:SEC)");
         return;
@@ -292,22 +402,35 @@ static void xb_clock(char **w, int n, int64_t *clock_ms) {
     *clock_ms = cs < 0 ? 0 : cs * 10;
 }
 
-static void xb_option(const char *line) {
+/* The option an "option NAME[=VALUE]" line names (NULL if none), its name and value. */
+static const OptionInfo *xb_option_named(const char *line, char *name, size_t name_size, const char **value) {
     const char *p = line + strlen("option");
     while (*p == ' ' || *p == '\t') p++;
-    char name[256], err[256];
     const char *eq = strchr(p, '=');
     size_t len = eq ? (size_t)(eq - p) : strlen(p);
-    if (len == 0 || len >= sizeof name) {
-        io_error("usage: option NAME[=VALUE]");
-        return;
-    }
+    *value = eq ? eq + 1 : NULL;
+    if (len >= name_size) len = 0;
     memcpy(name, p, len);
     name[len] = '\0';
     while (len > 0 && name[len - 1] == ' ') name[--len] = '\0';
-    const OptionInfo *opt = options_find(name);
-    if (opt && opt->needs_idle) xboard_cancel();
-    if (!options_set(name, eq ? eq + 1 : NULL, err, sizeof err)) io_error("%s", err);
+    return len ? options_find(name) : NULL;
+}
+
+/* Sets an option; one that needs an idle engine stops pondering or analysis and starts it
+ * again afterwards (during thinking the command waits for the move instead). */
+static void xb_set_option(const OptionInfo *opt, const char *name, const char *value) {
+    char err[256];
+    XbSearch was = opt && opt->needs_idle ? xb_suspend() : XB_IDLE;
+    if (!options_set(name, value, err, sizeof err)) io_error("%s", err);
+    xb_resume(was);
+}
+
+static void xb_option(const char *line) {
+    char name[256];
+    const char *value;
+    const OptionInfo *opt = xb_option_named(line, name, sizeof name, &value);
+    if (!name[0]) io_error("usage: option NAME[=VALUE]");
+    else xb_set_option(opt, name, value);
 }
 
 /* memory / cores: an amount the GUI allows; using less is fine, so clamp rather than refuse. */
@@ -317,10 +440,76 @@ static void xb_resource(char **w, int n, const char *option, long max) {
         io_error("usage: %s N", w[0]);
         return;
     }
-    char value[32], err[256];
+    char value[32];
     snprintf(value, sizeof value, "%ld", v < max ? v : max);
-    xboard_cancel();
-    if (!options_set(option, value, err, sizeof err)) io_error("%s", err);
+    xb_set_option(options_find(option), option, value);
+}
+
+/* Commands that would disturb the search of the engine's own move, or (ping) must answer
+ * after it: held back until the move is played. */
+static bool xb_waits_for_move(const char *cmd, const char *line) {
+    if (xb.search != XB_THINKING || xb.replaying) return false;
+    if (!strcmp(cmd, "ping") || !strcmp(cmd, "memory") || !strcmp(cmd, "cores")) return true;
+    if (strcmp(cmd, "option")) return false;
+    char name[256];
+    const char *value;
+    const OptionInfo *opt = xb_option_named(line, name, sizeof name, &value);
+    return opt && opt->needs_idle;
+}
+
+/* Queues line for after the move; false when out of memory (then it runs now, not never). */
+static bool xb_hold(const char *line) {
+    char **grown = realloc(xb.waiting, (size_t)(xb.waiting_count + 1) * sizeof *grown);
+    if (grown) xb.waiting = grown;
+    char *copy = grown ? strdup(line) : NULL;
+    if (!copy) return false;
+    xb.waiting[xb.waiting_count++] = copy;
+    return true;
+}
+
+/* exclude / include MOVE|all: the root moves analysis considers in this position. */
+static void xb_exclude(char **w, int n, bool exclude) {
+    const Position *pos = &session.game.pos;
+    if (n != 2) {
+        io_error("usage: %s MOVE|all", w[0]);
+        return;
+    }
+    if (!strcmp(w[1], "all")) {
+        MoveList legal;
+        generate_legal(pos, &legal);
+        xb.excluded_count = 0;
+        if (exclude)
+            for (int i = 0; i < legal.count; i++) xb.excluded[xb.excluded_count++] = legal.moves[i];
+    } else {
+        Move m = move_from_text(pos, w[1]);
+        if (m == MOVE_NONE) {
+            io_printf("Illegal move: %s\n", w[1]);
+            return;
+        }
+        int at = -1;
+        for (int k = 0; k < xb.excluded_count; k++)
+            if (xb.excluded[k] == m) at = k;
+        if (exclude && at < 0) xb.excluded[xb.excluded_count++] = m;
+        if (!exclude && at >= 0) xb.excluded[at] = xb.excluded[--xb.excluded_count];
+    }
+    if (xb.analyze_mode) xb_restart_analysis();
+}
+
+/* bk: the book's moves for the game position, each line starting with a blank, then an
+ * empty line. */
+static void xb_book_listing(void) {
+    Position *pos = &session.game.pos;
+    BookMove moves[BOOK_MAX_MOVES];
+    int count = book_is_open() ? book_moves(pos, moves, BOOK_MAX_MOVES) : 0;
+    long total = 0;
+    for (int i = 0; i < count; i++) total += moves[i].weight;
+    if (!count) io_printf(" %s\n", book_is_open() ? "no book moves in this position" : "no book (option BookFile)");
+    for (int i = 0; i < count; i++) {
+        char san[16];
+        move_to_san(pos, moves[i].move, san);
+        io_printf(" %s %d (%.1f%%)\n", san, moves[i].weight, total ? 100.0 * moves[i].weight / (double)total : 0.0);
+    }
+    io_printf("\n");
 }
 
 static void xb_analysis_status(void) {
@@ -336,13 +525,31 @@ static void xb_draw_offer(void) {
     if (score <= -100 || (abs(score) <= 15 && session.game.move_count >= 120)) io_printf("offer draw\n");
 }
 
+static void xb_setboard(char **w, int n) {
+    char fen[512], err[256];
+    join_words(w, 1, n, fen, sizeof fen);
+    xboard_cancel();
+    if (n < 2 || !commands_set_game(fen, NULL, 0, err, sizeof err)) {
+        /* the old game is gone too: moves are refused until new or a good setboard */
+        if (n < 2) snprintf(session.unplayable, sizeof session.unplayable, "setboard without a FEN");
+        io_printf("tellusererror Illegal position\n");
+    } else {
+        xb.game_over = false;
+        xb.hint = MOVE_NONE;
+        xb.losing_searches = 0;
+    }
+    xb_position_changed();
+    if (xb.analyze_mode) xb_restart_analysis();
+}
+
 CommandResult xboard_command(char *line, char **w, int n) {
     CommandResult result = CMD_DONE;
     const char *cmd = w[0];
     long v;
+    if (xb_waits_for_move(cmd, line) && xb_hold(line)) return CMD_DONE;
     if (!strcmp(cmd, "xboard") || !strcmp(cmd, "accepted") || !strcmp(cmd, "rejected") ||
         !strcmp(cmd, "computer") || !strcmp(cmd, "name") || !strcmp(cmd, "rating") || !strcmp(cmd, "random") ||
-        !strcmp(cmd, "ics") || !strcmp(cmd, "bk") || !strcmp(cmd, "egtpath")) {
+        !strcmp(cmd, "ics") || !strcmp(cmd, "egtpath")) {
         /* nothing to do */
     } else if (!strcmp(cmd, "protover")) {
         if (n == 2 && parse_long(w[1], 1, 1000, &v)) {
@@ -360,7 +567,8 @@ CommandResult xboard_command(char *line, char **w, int n) {
         xb.analyze_mode = false;
         xb.engine_color = session.game.pos.side;
         if (xb.search != XB_THINKING) xboard_cancel();
-        xb_maybe_think();
+        if (session.unplayable[0]) io_error("no position to play: %s", session.unplayable);
+        else xb_maybe_think();
     } else if (!strcmp(cmd, "playother")) {
         xboard_cancel();
         xb.force = false;
@@ -373,7 +581,7 @@ CommandResult xboard_command(char *line, char **w, int n) {
         xb_level(w, n);
     } else if (!strcmp(cmd, "nps")) {
         if (n == 2 && parse_long(w[1], 0, 1000000000000L, &v)) xb.nps = v;
-        else io_error("usage: nps NODES_PER_SECOND");
+        else io_error("usage: nps NODES_PER_SECOND (0 = CPU time)");
     } else if (!strcmp(cmd, "time")) {
         xb_clock(w, n, &xb.my_time_ms);
     } else if (!strcmp(cmd, "otim")) {
@@ -391,23 +599,15 @@ CommandResult xboard_command(char *line, char **w, int n) {
         xboard_cancel();
         xb.game_over = true;
     } else if (!strcmp(cmd, "setboard")) {
-        char fen[512];
-        join_words(w, 1, n, fen, sizeof fen);
-        xboard_cancel();
-        if (n < 2 || !game_set_fen(&session.game, fen, NULL, 0)) {
-            io_printf("tellusererror Illegal position\n");
-        } else {
-            xb.game_over = false;
-            xb.hint = MOVE_NONE;
-        }
-        if (xb.analyze_mode) xb_restart_analysis();
+        xb_setboard(w, n);
     } else if (!strcmp(cmd, "undo") || !strcmp(cmd, "remove")) {
         int plies = cmd[0] == 'u' ? 1 : 2;
         xboard_cancel();
-        if (session.game.move_count < plies) io_error("command not legal now");
+        if (session.game.move_count < plies || session.unplayable[0]) io_error("command not legal now");
         else {
             while (plies--) game_pop(&session.game);
             xb.game_over = false;
+            xb_position_changed();
         }
         if (xb.analyze_mode) xb_restart_analysis();
     } else if (!strcmp(cmd, "hard")) {
@@ -432,12 +632,20 @@ CommandResult xboard_command(char *line, char **w, int n) {
         }
     } else if (!strcmp(cmd, ".")) {
         xb_analysis_status();
+    } else if (!strcmp(cmd, "exclude") || !strcmp(cmd, "include")) {
+        xb_exclude(w, n, cmd[0] == 'e');
+    } else if (!strcmp(cmd, "pause")) {
+        if (!xb.paused) xb.paused_search = xb_suspend(), xb.paused = true;
+    } else if (!strcmp(cmd, "resume")) {
+        if (xb.paused) xb.paused = false, xb_resume(xb.paused_search);
     } else if (!strcmp(cmd, "hint")) {
         char mv[8];
         if (xb.hint != MOVE_NONE && pos_is_pseudo_legal(&session.game.pos, xb.hint)) {
             move_to_uci(xb.hint, mv);
             io_printf("Hint: %s\n", mv);
         }
+    } else if (!strcmp(cmd, "bk")) {
+        xb_book_listing();
     } else if (!strcmp(cmd, "memory")) {
         xb_resource(w, n, "Hash", 65536);
     } else if (!strcmp(cmd, "cores")) {
@@ -455,5 +663,6 @@ CommandResult xboard_command(char *line, char **w, int n) {
             else io_error("unknown command");
         }
     }
+    if (xb.waiting_count) xb_replay_waiting(); /* the engine's move is made or was called off */
     return result;
 }
