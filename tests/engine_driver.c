@@ -62,6 +62,10 @@ void engine_send(Engine *e, const char *fmt, ...) {
     (void)w;
 }
 
+void engine_send_lines(Engine *e, const char *const *lines) {
+    for (int i = 0; lines[i]; i++) engine_send(e, "%s", lines[i]);
+}
+
 bool engine_line(Engine *e, char *out, size_t size, int timeout_ms) {
     int64_t deadline = now_ms() + timeout_ms;
     for (;;) {

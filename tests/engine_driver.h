@@ -25,6 +25,8 @@ int64_t now_ms(void);
 bool engine_start(Engine *e, const char *const *args);
 /* Sends one line (a newline is added). */
 void engine_send(Engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Sends each line of a NULL-terminated list. */
+void engine_send_lines(Engine *e, const char *const *lines);
 /* Next output line within timeout_ms; false on timeout or end of output. */
 bool engine_line(Engine *e, char *out, size_t size, int timeout_ms);
 /* Reads lines until one starts with prefix (copied to line when given). Lines read before it
