@@ -108,7 +108,7 @@ static bool parse_counter(const char *tok, long lo, long hi, long *out) {
     if (!*tok) return false;
     for (const char *c = tok; *c; c++)
         if (!isdigit((unsigned char)*c)) return false;
-    if (strlen(tok) > 6) return false;
+    if (strlen(tok) > 10) return false; /* strtol cannot overflow */
     long v = strtol(tok, NULL, 10);
     if (v < lo || v > hi) return false;
     *out = v;
@@ -139,6 +139,7 @@ bool pos_set_fen(Position *pos, const char *fen, char *err, size_t err_size) {
             if (file != 8 || rank == 0) { free(p); return fen_error(err, err_size, "FEN rank does not have 8 squares, or too many ranks"); }
             rank--, file = 0;
         } else if (*c >= '1' && *c <= '8') {
+            if (c > fields[0] && c[-1] >= '0' && c[-1] <= '9') { free(p); return fen_error(err, err_size, "FEN has two digits in a row (write 8, not 44 or 17)"); }
             file += *c - '0';
             if (file > 8) { free(p); return fen_error(err, err_size, "FEN rank has more than 8 squares"); }
         } else {
@@ -189,8 +190,9 @@ bool pos_set_fen(Position *pos, const char *fen, char *err, size_t err_size) {
 
     /* 5./6. counters (optional, as in EPD) */
     long rule50 = 0, fullmove = 1;
-    if (nfields >= 5 && !parse_counter(fields[4], 0, 1000, &rule50)) { free(p); return fen_error(err, err_size, "half-move clock is not a number in 0..1000"); }
-    if (nfields >= 6 && !parse_counter(fields[5], 0, 100000, &fullmove)) { free(p); return fen_error(err, err_size, "full-move number is not a number in 1..100000"); }
+    /* as large as play can make them, so every FEN the engine prints reads back */
+    if (nfields >= 5 && !parse_counter(fields[4], 0, UINT16_MAX, &rule50)) { free(p); return fen_error(err, err_size, "half-move clock is not a number in 0..65535"); }
+    if (nfields >= 6 && !parse_counter(fields[5], 0, 1000000000, &fullmove)) { free(p); return fen_error(err, err_size, "full-move number is not a number in 1..1000000000"); }
     if (fullmove < 1) fullmove = 1; /* many GUIs write 0 */
     st->rule50 = (uint16_t)rule50;
     st->plies_from_null = 0;

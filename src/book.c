@@ -2,11 +2,11 @@
  * (big-endian) the key, the move, its weight and a learning field that is not used here. */
 #include "book.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "movegen.h"
+#include "regular_file.h"
 
 #define ENTRY_SIZE 16
 
@@ -31,14 +31,15 @@ uint64_t book_key(const Position *pos) {
 }
 
 bool book_open(const char *path, char *err, size_t err_size) {
-    FILE *f = fopen(path, "rb");
+    char why[256];
+    long long size;
+    FILE *f = regular_file_open(path, &size, why, sizeof why); /* a FIFO would block the engine */
     if (!f) {
-        snprintf(err, err_size, "cannot open book '%s': %s", path, strerror(errno));
+        snprintf(err, err_size, "cannot open book '%s': %s", path, why);
         return false;
     }
-    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
     if (size <= 0 || size % ENTRY_SIZE) {
-        snprintf(err, err_size, "'%s' is not a polyglot book (%ld bytes, not a whole number of %d-byte entries)", path,
+        snprintf(err, err_size, "'%s' is not a polyglot book (%lld bytes, not a whole number of %d-byte entries)", path,
                  size, ENTRY_SIZE);
         fclose(f);
         return false;

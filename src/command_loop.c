@@ -4,7 +4,6 @@
 #include "command_loop.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 
 #include "commands.h"
 #include "engine_io.h"
+#include "regular_file.h"
 #include "terminal.h"
 #include "threads.h"
 #include "uci.h"
@@ -44,9 +44,10 @@ static CommandResult run_script(char **words, int count) {
         io_error("script: nested more than %d deep", MAX_SCRIPT_DEPTH);
         return CMD_DONE;
     }
-    FILE *f = fopen(path, "r");
+    char why[256];
+    FILE *f = regular_file_open(path, NULL, why, sizeof why);
     if (!f) {
-        io_error("script: cannot open '%s': %s", path, strerror(errno));
+        io_error("script: cannot open '%s': %s", path, why);
         return CMD_DONE;
     }
     session.script_depth++;
@@ -78,9 +79,13 @@ static CommandResult run_script(char **words, int count) {
  * the line split into words and, for the commands that want it whole, the line itself. */
 static CommandResult run_line(char *line) {
     char *copy = strdup(line);
-    if (!copy) return CMD_DONE;
-    char *words[COMMAND_MAX_WORDS];
-    int count = split_words(copy, words, COMMAND_MAX_WORDS);
+    int count = 0;
+    char **words = copy ? split_all_words(copy, &count) : NULL; /* every word, however many */
+    if (!words) {
+        io_error("out of memory for a line of %zu bytes", strlen(line));
+        free(copy);
+        return CMD_DONE;
+    }
     const char *cmd = count ? words[0] : "";
     if (io_protocol == PROTO_TERMINAL) {
         if (!strcmp(cmd, "uci")) io_protocol = PROTO_UCI;
@@ -89,10 +94,11 @@ static CommandResult run_line(char *line) {
     CommandResult result = CMD_DONE; /* a blank line does nothing */
     if (count > 0) {
         if (!strcmp(cmd, "script")) result = run_script(words, count);
-        else if (io_protocol == PROTO_UCI) result = uci_command(line, words, count);
+        else if (io_protocol == PROTO_UCI) result = uci_command(words, count);
         else if (io_protocol == PROTO_XBOARD) result = xboard_command(line, words, count);
-        else result = terminal_command(line, words, count);
+        else result = terminal_command(words, count);
     }
+    free(words);
     free(copy);
     return result;
 }
@@ -111,7 +117,9 @@ int command_loop_run(void) {
             continue;
         }
         if (ev.kind == IO_EVENT_EOF) {
-            /* Piped input ("go depth 12" then EOF) still gets its answer; an open-ended search is stopped. */
+            /* Piped input ("go depth 12" then EOF) still gets its answer; an open-ended search is
+             * stopped. The xboard GUI that would read a move is gone: its search ends now. */
+            if (io_protocol == PROTO_XBOARD) xboard_cancel();
             if (session.open_ended) search_stop();
             settle();
             break;
@@ -132,23 +140,49 @@ int command_loop_run(void) {
     return 0;
 }
 
-int command_loop_batch(const char *command_list) {
-    char *copy = strdup(command_list);
-    if (!copy) return 1;
-    session.script_depth++;
-    for (char *save, *cmd = strtok_r(copy, ";", &save); cmd; cmd = strtok_r(NULL, ";", &save)) {
+/* The ';'-separated commands of one batch line; false after quit. Stdin lines were logged
+ * when read, a --command list is logged command by command. */
+static bool run_batch_commands(char *list, bool log) {
+    for (char *save, *cmd = strtok_r(list, ";", &save); cmd; cmd = strtok_r(NULL, ";", &save)) {
         while (isspace((unsigned char)*cmd)) cmd++;
         size_t n = strlen(cmd);
         while (n > 0 && isspace((unsigned char)cmd[n - 1])) cmd[--n] = '\0';
         if (!*cmd) continue;
-        io_log_input(cmd);
+        if (log) io_log_input(cmd);
         io_set_command(cmd);
         CommandResult r = run_line(cmd);
         settle();
-        if (r == CMD_QUIT) break;
+        if (r == CMD_QUIT) return false;
     }
-    session.script_depth--;
+    return true;
+}
+
+/* Batch commands from standard input, read by the same rules as a session's lines. */
+static void run_batch_stdin(void) {
+    char *line = NULL;
+    for (bool more = true; more;) {
+        IoEvent ev;
+        io_next_event(&ev);
+        if (ev.kind == IO_EVENT_EOF) break;
+        if (ev.kind == IO_EVENT_SEARCH_DONE) {
+            if (io_protocol == PROTO_XBOARD) xboard_on_search_done(&ev);
+            continue;
+        }
+        free(line);
+        line = strdup(ev.line);
+        more = line && run_batch_commands(line, false);
+    }
+    free(line);
+}
+
+int command_loop_batch(const char *command_list) {
+    char *copy = command_list ? strdup(command_list) : NULL;
+    if (command_list && !copy) return 1;
+    session.script_depth++;
+    if (copy) run_batch_commands(copy, true);
+    else run_batch_stdin();
     free(copy);
+    session.script_depth--;
     if (io_protocol == PROTO_XBOARD) xboard_cancel();
     commands_stop_search();
     return io_error_count() ? 1 : 0;

@@ -3,6 +3,8 @@
 #define SQUALL_COMMAND_LOOP_H
 
 int command_loop_run(void);                       /* interactive / GUI session until quit or EOF */
-int command_loop_batch(const char *command_list); /* ';'-separated commands; returns the exit code */
+/* Batch mode: the ';'-separated commands of command_list, or with NULL the lines of standard
+ * input (read as a session's are); each search is waited for. Returns the exit code. */
+int command_loop_batch(const char *command_list);
 
 #endif

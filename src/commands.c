@@ -19,6 +19,7 @@
 #include "notation.h"
 #include "options.h"
 #include "perft.h"
+#include "regular_file.h"
 #include "threads.h"
 
 #define EPD_DEFAULT_MOVETIME_MS 1000
@@ -53,6 +54,19 @@ bool commands_set_game(const char *fen, char *const *moves, int move_count, char
 
 /* ---------- small parsing helpers ---------- */
 
+char **split_all_words(char *line, int *count) {
+    int n = 0;
+    for (const char *p = line; *p;) { /* count first: a line may hold any number of words */
+        while (*p && isspace((unsigned char)*p)) p++;
+        if (!*p) break;
+        n++;
+        while (*p && !isspace((unsigned char)*p)) p++;
+    }
+    char **words = malloc(((size_t)n + 1) * sizeof *words);
+    *count = words ? split_words(line, words, n) : 0;
+    return words;
+}
+
 int split_words(char *line, char **words, int max) {
     int n = 0;
     char *p = line;
@@ -77,7 +91,10 @@ bool parse_long(const char *text, long min, long max, long *out) {
 }
 
 bool parse_seconds(const char *text, double max, double *out) {
-    if (!text || !*text || *text == '-' || *text == '+') return false;
+    /* digits with at most one decimal point: no sign, exponent, hex, inf or nan */
+    if (!text || !*text || strspn(text, "0123456789.") != strlen(text) || strchr(text, '.') != strrchr(text, '.') ||
+        !strpbrk(text, "0123456789"))
+        return false;
     char *end;
     errno = 0;
     double v = strtod(text, &end);
@@ -322,9 +339,10 @@ static void cmd_epd(char **words, int count) {
         limits.movetime = session.movetime_ms;
         if (!limits.depth && !limits.nodes && !limits.movetime) limits.movetime = EPD_DEFAULT_MOVETIME_MS;
     }
-    FILE *f = fopen(words[1], "r");
+    char why[256];
+    FILE *f = regular_file_open(words[1], NULL, why, sizeof why);
     if (!f) {
-        io_error("epd: cannot open '%s': %s", words[1], strerror(errno));
+        io_error("epd: cannot open '%s': %s", words[1], why);
         return;
     }
     commands_stop_search();
@@ -388,9 +406,7 @@ static void cmd_epd(char **words, int count) {
     io_printf("solved %d of %d\n", solved, total);
 }
 
-CommandResult commands_shared(char *line) {
-    char *words[COMMAND_MAX_WORDS];
-    int count = split_words(line, words, COMMAND_MAX_WORDS);
+CommandResult commands_shared(char **words, int count) {
     if (count == 0) return CMD_DONE;
     const char *cmd = words[0];
     if (!strcmp(cmd, "perft") || !strcmp(cmd, "divide")) cmd_perft(words, count);

@@ -27,10 +27,10 @@ extern Session session;
 
 typedef enum { CMD_UNKNOWN, CMD_DONE, CMD_QUIT } CommandResult;
 
-#define COMMAND_MAX_WORDS 4096 /* words of one input line (a position command's move list) */
-
 void session_init(void);
 
+/* All the words of line, split in place, in a new array the caller frees (NULL when out of memory). */
+char **split_all_words(char *line, int *count);
 /* Splits line in place on blanks; returns the word count (at most max). */
 int split_words(char *line, char **words, int max);
 /* Whole-string decimal integer in [min, max]. */
@@ -64,7 +64,8 @@ void commands_new_game(void);
 /* Stops any search, then prints perft of the game position (move: count lines, Nodes searched). */
 void commands_perft(int depth);
 
-/* Engine commands available at every prompt; CMD_UNKNOWN when line is not one. */
-CommandResult commands_shared(char *line);
+/* Engine commands available at every prompt (words[0] is the command); CMD_UNKNOWN when
+ * it is not one. */
+CommandResult commands_shared(char **words, int count);
 
 #endif

@@ -24,7 +24,7 @@ static char current_command[256];
 static FILE *cookie_stream;
 
 /* Input buffer: bytes read from stdin not yet handed out as lines. */
-#define INPUT_LINE_MAX (1 << 20)
+#define INPUT_LINE_MAX (1 << 20) /* bytes before the newline */
 static char *in_buf;
 static size_t in_len, in_cap, in_start;
 static bool in_eof, in_discarding;
@@ -187,35 +187,65 @@ bool io_poll_search_done(IoEvent *ev) {
     return true;
 }
 
-/* Hands out the next complete line in the buffer (or the unterminated tail at EOF). */
+/* A line the engine will not run: one error line that quotes its start, so xboard's
+ * "Error (reason): command" names this line and not the one before it. reason NULL: too long. */
+static void refuse_line(const char *begin, size_t len, const char *reason) {
+    char head[48], too_long[64];
+    if (!reason) snprintf(too_long, sizeof too_long, "input line longer than %d bytes ignored", INPUT_LINE_MAX), reason = too_long;
+    size_t n = strnlen(begin, len < 32 ? len : 32);
+    snprintf(head, sizeof head, "%.*s%s", (int)n, begin, n < len ? "..." : "");
+    io_log_input(head);
+    io_set_command(head);
+    io_error("%s", reason);
+}
+
+/* Hands out the next complete line in the buffer (or the unterminated tail at EOF). Lines
+ * are taken whole or refused whole: one longer than INPUT_LINE_MAX bytes, or holding a NUL
+ * byte, gets one error line and is not run at all. */
 static bool take_line(IoEvent *ev) {
     for (;;) {
         char *begin = in_buf + in_start;
         size_t avail = in_len - in_start;
         char *nl = avail ? memchr(begin, '\n', avail) : NULL;
-        if (!nl) {
-            if (in_eof && avail && !in_discarding) {
-                if (in_len == in_cap) { /* room for the terminator */
-                    char *grown = realloc(in_buf, in_cap + 1);
-                    if (!grown) return false;
-                    in_buf = grown, in_cap++;
-                    begin = in_buf + in_start;
-                }
-                begin[avail] = '\0';
-                in_start = in_len;
-                nl = begin + avail;
-            } else {
-                return false;
-            }
-        } else {
-            *nl = '\0';
-            in_start += (size_t)(nl - begin) + 1;
-            if (in_discarding) { /* tail of an over-long line */
+        size_t len;
+        if (nl) {
+            len = (size_t)(nl - begin);
+            in_start += len + 1;
+            if (in_discarding) { /* the tail of a line already refused */
                 in_discarding = false;
                 continue;
             }
+        } else if (avail > INPUT_LINE_MAX && !in_discarding) { /* refuse it now; skip the rest as it comes */
+            refuse_line(begin, avail, NULL);
+            in_start = in_len, in_discarding = true;
+            continue;
+        } else if (in_eof && avail) { /* the last line has no newline */
+            if (in_len == in_cap) { /* room for the terminator */
+                char *grown = realloc(in_buf, in_cap + 1);
+                if (!grown) return false;
+                in_buf = grown, in_cap++;
+                begin = in_buf + in_start;
+            }
+            len = avail;
+            in_start = in_len;
+            if (in_discarding) {
+                in_discarding = false;
+                continue;
+            }
+        } else {
+            if (in_discarding) in_start = in_len; /* drop what came of the refused line */
+            return false;
         }
-        if (nl > begin && nl[-1] == '\r') nl[-1] = '\0';
+        if (len > INPUT_LINE_MAX) {
+            refuse_line(begin, len, NULL);
+            continue;
+        }
+        if (memchr(begin, '\0', len)) {
+            refuse_line(begin, len, "input line with a NUL byte ignored");
+            continue;
+        }
+        begin[len] = '\0';
+        if (len > 0 && begin[len - 1] == '\r') begin[len - 1] = '\0';
         ev->kind = IO_EVENT_LINE;
         ev->line = begin;
         io_log_input(begin);
@@ -228,19 +258,14 @@ static void read_more_input(void) {
         memmove(in_buf, in_buf + in_start, in_len - in_start);
         in_len -= in_start, in_start = 0;
     }
-    if (in_len == in_cap) {
-        if (in_cap >= INPUT_LINE_MAX) { /* a line this long is no command: drop it */
-            in_len = 0, in_discarding = true;
-            io_error("input line longer than %d bytes ignored", INPUT_LINE_MAX);
-        } else {
-            size_t cap = in_cap ? in_cap * 2 : 4096;
-            char *grown = realloc(in_buf, cap);
-            if (!grown) {
-                in_eof = true;
-                return;
-            }
-            in_buf = grown, in_cap = cap;
+    if (in_len == in_cap) { /* take_line refuses a line before it grows past INPUT_LINE_MAX */
+        size_t cap = in_cap ? in_cap * 2 : 4096;
+        char *grown = realloc(in_buf, cap);
+        if (!grown) {
+            in_eof = true;
+            return;
         }
+        in_buf = grown, in_cap = cap;
     }
     ssize_t n = read(STDIN_FILENO, in_buf + in_len, in_cap - in_len);
     if (n > 0) in_len += (size_t)n;

@@ -92,33 +92,14 @@ static int perft_main(int argc, char **argv) {
     return 0;
 }
 
-/* Reads all of stdin for "--batch" without "--command"; lines become commands. */
-static char *read_all_stdin(void) {
-    size_t len = 0, cap = 4096;
-    char *buf = malloc(cap);
-    if (!buf) return NULL;
-    size_t n;
-    while ((n = fread(buf + len, 1, cap - len - 1, stdin)) > 0) {
-        len += n;
-        if (cap - len < 2) {
-            char *grown = realloc(buf, cap * 2);
-            if (!grown) break;
-            buf = grown, cap *= 2;
-        }
-    }
-    buf[len] = '\0';
-    for (size_t i = 0; i < len; i++)
-        if (buf[i] == '\n') buf[i] = ';';
-    return buf;
-}
-
-int main(int argc, char **argv) {
+/* Everything after the start-up: flags, then a subcommand, batch mode or the session. The
+ * --command list is built in *commands, which main frees whichever way this returns. */
+static int run(int argc, char **argv, char **commands) {
     board_init();
     io_init();
     nnue_init(); /* the embedded net, when the build has one */
 
     bool batch = false;
-    char *commands = NULL;
     const char *hash = NULL, *cpus = NULL, *evalfile = NULL;
     int arg = 1;
     for (; arg < argc && argv[arg][0] == '-'; arg++) {
@@ -146,13 +127,13 @@ int main(int argc, char **argv) {
         } else if (!strcmp(flag, "--batch")) {
             batch = true;
         } else if (!strcmp(flag, "--command")) {
-            size_t old = commands ? strlen(commands) : 0;
-            char *grown = realloc(commands, old + strlen(value) + 2);
+            size_t old = *commands ? strlen(*commands) : 0;
+            char *grown = realloc(*commands, old + strlen(value) + 2);
             if (!grown) return 1;
-            commands = grown;
-            if (old) strcat(commands, ";"); /* several --command flags run in order */
-            else commands[0] = '\0';
-            strcat(commands, value);
+            *commands = grown;
+            if (old) strcat(*commands, ";"); /* several --command flags run in order */
+            else grown[0] = '\0';
+            strcat(*commands, value);
             batch = true;
         } else if (!strcmp(flag, "--hash")) {
             hash = value;
@@ -207,13 +188,18 @@ int main(int argc, char **argv) {
     if (sub_index >= 0) {
         rc = subcommands[sub_index].run(argc - arg, argv + arg);
     } else if (batch) {
-        if (!commands) commands = read_all_stdin();
-        rc = commands ? command_loop_batch(commands) : 1;
+        rc = command_loop_batch(*commands); /* NULL: the commands come on standard input */
     } else {
         rc = command_loop_run();
     }
-    free(commands);
     game_free(&session.game);
     io_close_log();
+    return rc;
+}
+
+int main(int argc, char **argv) {
+    char *commands = NULL;
+    int rc = run(argc, argv, &commands);
+    free(commands);
     return rc;
 }

@@ -10,6 +10,7 @@
 #include "accumulator.h"
 #include "board.h"
 #include "memory.h"
+#include "regular_file.h"
 #include "simd.h"
 
 static bool nnue_use_simd = true;
@@ -280,22 +281,26 @@ bool nnue_load_memory(const void *data, size_t size, const char *name, char *err
 }
 
 bool nnue_load_file(const char *path, char *err, size_t err_size) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return set_err(err, err_size, "cannot open net file '%s': %s", path, strerror(errno)), false;
-    /* read at most one byte more than a valid net, which is enough to call it oversized */
-    size_t cap = NNUE_FILE_SIZE + 1;
-    uint8_t *buf = malloc(cap);
+    char why[200];
+    long long size;
+    FILE *f = regular_file_open(path, &size, why, sizeof why);
+    if (!f) return set_err(err, err_size, "cannot open net file '%s': %s", path, why), false;
+    if (size > (long long)NNUE_FILE_SIZE) { /* said from the size on disk: nothing to read (a sparse file) */
+        fclose(f);
+        return set_err(err, err_size, "net file '%s' refused: file is %lld bytes, expected exactly %zu", path, size,
+                       (size_t)NNUE_FILE_SIZE),
+               false;
+    }
+    uint8_t *buf = malloc(NNUE_FILE_SIZE);
     if (!buf) {
         fclose(f);
         return set_err(err, err_size, "out of memory"), false;
     }
-    size_t n = fread(buf, 1, cap, f);
-    bool read_error = ferror(f);
+    size_t n = fread(buf, 1, (size_t)size, f);
     fclose(f);
     bool ok = false;
-    if (read_error) set_err(err, err_size, "cannot read net file '%s'", path);
+    if (n != (size_t)size) set_err(err, err_size, "cannot read net file '%s'", path);
     else {
-        char why[200];
         const char *base = strrchr(path, '/');
         ok = nnue_load_memory(buf, n, base ? base + 1 : path, why, sizeof why);
         if (!ok) set_err(err, err_size, "net file '%s' refused: %s", path, why);

@@ -9,8 +9,6 @@
 #include "threads.h"
 #include "uci.h"
 
-#define BATCH_DEFAULT_MOVETIME_MS 5000 /* a bare go in a script or batch run */
-
 /* Plays one or more moves (coordinates or SAN); all or nothing. */
 static bool play_moves(char **words, int count) {
     static Position scratch;
@@ -30,30 +28,7 @@ static bool play_moves(char **words, int count) {
     return true;
 }
 
-static void terminal_go(char **words, int count) {
-    SearchLimits limits;
-    int perft_depth = 0;
-    bool has_limit = false;
-    if (!uci_parse_go(words + 1, count - 1, &session.game.pos, &limits, &perft_depth, &has_limit)) return;
-    if (perft_depth > 0) {
-        commands_perft(perft_depth);
-        return;
-    }
-    if (!has_limit) {
-        limits.depth = session.depth_limit;
-        limits.nodes = session.node_limit;
-        limits.movetime = session.movetime_ms;
-        if (!limits.depth && !limits.nodes && !limits.movetime) {
-            /* nobody can type stop into a script: give it a fixed time instead of forever */
-            if (session.script_depth > 0) limits.movetime = BATCH_DEFAULT_MOVETIME_MS;
-            else limits.infinite = true;
-        }
-    }
-    SearchOutput out = uci_search_output();
-    commands_start_search(&session.game.pos, &limits, &out);
-}
-
-CommandResult terminal_command(char *line, char **words, int count) {
+CommandResult terminal_command(char **words, int count) {
     CommandResult result = CMD_DONE;
     const char *cmd = words[0];
     if (!strcmp(cmd, "quit") || !strcmp(cmd, "exit")) {
@@ -64,7 +39,7 @@ CommandResult terminal_command(char *line, char **words, int count) {
     } else if (!strcmp(cmd, "new") || !strcmp(cmd, "ucinewgame")) {
         commands_new_game();
     } else if (!strcmp(cmd, "go")) {
-        terminal_go(words, count);
+        uci_go(words + 1, count - 1);
     } else if (!strcmp(cmd, "stop") || !strcmp(cmd, "?")) {
         search_stop();
     } else if (!strcmp(cmd, "isready")) {
@@ -78,7 +53,7 @@ CommandResult terminal_command(char *line, char **words, int count) {
         if (count < 2) io_error("usage: %s MOVE ...", cmd);
         else play_moves(words + 1, count - 1);
     } else {
-        result = commands_shared(line);
+        result = commands_shared(words, count);
         if (result == CMD_UNKNOWN) {
             result = CMD_DONE;
             if (commands_looks_like_move(cmd)) play_moves(words, count);

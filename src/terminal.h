@@ -4,7 +4,7 @@
 
 #include "commands.h"
 
-/* One input line: line as typed, words its blank-separated words (count >= 1). */
-CommandResult terminal_command(char *line, char **words, int count);
+/* One input line as its blank-separated words (count >= 1). */
+CommandResult terminal_command(char **words, int count);
 
 #endif

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine_io.h"
@@ -77,71 +78,152 @@ SearchOutput uci_search_output(void) {
 
 /* ---------- commands ---------- */
 
-static bool is_go_keyword(const char *w) {
-    static const char *keys[] = {"wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime",
-                                 "mate", "infinite", "ponder", "searchmoves", "perft", NULL};
-    for (int i = 0; keys[i]; i++)
-        if (!strcmp(w, keys[i])) return true;
-    return false;
+/* ---- go: every go searches and ends in bestmove (or is a perft). A word that cannot be
+ * read gets one error line and is skipped; numbers are clamped into their ranges. ---- */
+
+#define GO_NUMBER_MAX 1000000000000000L /* ms or nodes: larger values are read as this */
+#define SCRIPT_DEFAULT_MOVETIME_MS 5000 /* a bare go in a script or batch run, where nobody can send stop */
+
+/* The go parameters that take a number, and the range each is clamped into. */
+static const struct {
+    const char *key;
+    long min, max;
+} go_numbers[] = {
+    {"wtime", 0, GO_NUMBER_MAX}, {"btime", 0, GO_NUMBER_MAX},     {"winc", 0, GO_NUMBER_MAX},
+    {"binc", 0, GO_NUMBER_MAX},  {"movestogo", 0, 1000000},       {"depth", 1, MAX_PLY - 1},
+    {"nodes", 1, GO_NUMBER_MAX}, {"movetime", 1, GO_NUMBER_MAX}, {"mate", 1, 100},
+    {"perft", 1, 20}, /* not clamped: a perft runs to its end */
+};
+#define GO_NUMBER_COUNT ((int)(sizeof go_numbers / sizeof go_numbers[0]))
+
+static int go_number_index(const char *w) {
+    for (int i = 0; i < GO_NUMBER_COUNT; i++)
+        if (!strcmp(w, go_numbers[i].key)) return i;
+    return -1;
 }
 
-bool uci_parse_go(char **w, int n, const Position *pos, SearchLimits *limits, int *perft_depth, bool *has_limit) {
-    search_limits_clear(limits);
-    *perft_depth = 0;
-    *has_limit = false;
+static bool is_go_keyword(const char *w) {
+    return go_number_index(w) >= 0 || !strcmp(w, "infinite") || !strcmp(w, "ponder") || !strcmp(w, "searchmoves");
+}
+
+/* A whole-word integer clamped into [min, max] (also when it overflows a long). */
+static bool read_clamped(const char *text, long min, long max, long *out) {
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end) return false;
+    *out = v < min ? min : v > max ? max : v;
+    return true;
+}
+
+/* What a go line could not use, said in one error line however much there was. */
+typedef struct {
+    int count, shown;
+    size_t len;
+    char text[240];
+} GoIgnored;
+
+static void go_ignore(GoIgnored *g, const char *fmt, const char *a, const char *b) {
+    g->count++;
+    if (g->len + 64 > sizeof g->text) return; /* the rest is only counted */
+    char part[96];
+    snprintf(part, sizeof part, fmt, a, b);
+    g->len += (size_t)snprintf(g->text + g->len, sizeof g->text - g->len, "%s%s", g->shown++ ? ", " : "", part);
+}
+
+static void go_searchmoves(char **w, int n, int *i, SearchLimits *limits, GoIgnored *ignored) {
+    while (*i + 1 < n && !is_go_keyword(w[*i + 1])) {
+        const char *text = w[++*i];
+        Move m = move_from_uci(&session.game.pos, text);
+        bool seen = false;
+        for (int k = 0; k < limits->searchmoves_count; k++) seen |= limits->searchmoves[k] == m;
+        if (m == MOVE_NONE) go_ignore(ignored, "searchmoves '%.20s' (not a legal move here)%s", text, "");
+        else if (!seen && limits->searchmoves_count < MAX_MOVES) limits->searchmoves[limits->searchmoves_count++] = m;
+    }
+}
+
+void uci_go(char **w, int n) {
+    SearchLimits limits;
+    search_limits_clear(&limits);
+    bool has_limit = false;
+    long perft_depth = 0;
+    GoIgnored ignored = {0};
     for (int i = 0; i < n; i++) {
         const char *key = w[i];
-        if (!strcmp(key, "infinite")) {
-            limits->infinite = true, *has_limit = true;
-            continue;
-        }
-        if (!strcmp(key, "ponder")) {
-            limits->ponder = true, *has_limit = true;
+        if (!strcmp(key, "infinite") || !strcmp(key, "ponder")) {
+            if (key[0] == 'i') limits.infinite = true;
+            else limits.ponder = true;
+            has_limit = true;
             continue;
         }
         if (!strcmp(key, "searchmoves")) {
-            limits->searchmoves_count = 0;
-            while (i + 1 < n && !is_go_keyword(w[i + 1])) {
-                Move m = move_from_uci(pos, w[++i]);
-                if (m == MOVE_NONE) {
-                    io_error("go: searchmoves: illegal move '%s'", w[i]);
-                    return false;
-                }
-                if (limits->searchmoves_count < MAX_MOVES) limits->searchmoves[limits->searchmoves_count++] = m;
-            }
-            if (limits->searchmoves_count == 0) {
-                io_error("go: searchmoves needs at least one move");
-                return false;
-            }
+            go_searchmoves(w, n, &i, &limits, &ignored);
             continue;
         }
-        if (!is_go_keyword(key)) {
-            io_error("go: unknown parameter '%s'", key);
-            return false;
+        int k = go_number_index(key);
+        if (k < 0) {
+            go_ignore(&ignored, "'%.20s' (not a go parameter)%s", key, "");
+            continue;
         }
         long v;
-        bool clock = !strcmp(key, "wtime") || !strcmp(key, "btime");
-        /* GUIs may send a negative clock once the flag has fallen: read it as zero. */
-        long min = clock ? -1000000000L : !strcmp(key, "perft") || !strcmp(key, "depth") || !strcmp(key, "mate") ? 1 : 0;
-        long max = !strcmp(key, "depth") ? MAX_PLY - 1 : !strcmp(key, "perft") ? 20 : !strcmp(key, "mate") ? 100 : 1000000000000000L;
-        if (i + 1 >= n || !parse_long(w[i + 1], min, max, &v)) {
-            io_error("go: %s needs an integer in %ld..%ld", key, min < 0 ? 0 : min, max);
-            return false;
+        if (i + 1 >= n || is_go_keyword(w[i + 1])) {
+            go_ignore(&ignored, "%s (no number after it)%s", key, "");
+            continue;
         }
-        i++;
-        if (clock) {
-            limits->time[key[0] == 'w' ? WHITE : BLACK] = v < 0 ? 0 : v;
-            *has_limit = true;
-        } else if (!strcmp(key, "winc")) limits->inc[WHITE] = v;
-        else if (!strcmp(key, "binc")) limits->inc[BLACK] = v;
-        else if (!strcmp(key, "movestogo")) limits->movestogo = (int)v;
-        else if (!strcmp(key, "depth")) limits->depth = (int)v, *has_limit = true;
-        else if (!strcmp(key, "nodes")) limits->nodes = (uint64_t)v, *has_limit = true;
-        else if (!strcmp(key, "movetime")) limits->movetime = v, *has_limit = true;
-        else if (!strcmp(key, "mate")) limits->mate = (int)v, *has_limit = true;
-        else if (!strcmp(key, "perft")) *perft_depth = (int)v;
+        const char *text = w[++i];
+        bool ok = k == go_number_index("perft") ? parse_long(text, 1, 20, &v)
+                                                : read_clamped(text, go_numbers[k].min, go_numbers[k].max, &v);
+        if (!ok) {
+            go_ignore(&ignored, k == go_number_index("perft") ? "perft '%.20s%s' (not a depth in 1..20)" : "%s '%.20s' (not a whole number)",
+                      k == go_number_index("perft") ? text : key, k == go_number_index("perft") ? "" : text);
+            continue;
+        }
+        if (!strcmp(key, "wtime")) limits.time[WHITE] = v, has_limit = true;
+        else if (!strcmp(key, "btime")) limits.time[BLACK] = v, has_limit = true;
+        else if (!strcmp(key, "winc")) limits.inc[WHITE] = v;
+        else if (!strcmp(key, "binc")) limits.inc[BLACK] = v;
+        else if (!strcmp(key, "movestogo")) limits.movestogo = (int)v;
+        else if (!strcmp(key, "depth")) limits.depth = (int)v, has_limit = true;
+        else if (!strcmp(key, "nodes")) limits.nodes = (uint64_t)v, has_limit = true;
+        else if (!strcmp(key, "movetime")) limits.movetime = v, has_limit = true;
+        else if (!strcmp(key, "mate")) limits.mate = (int)v, has_limit = true;
+        else perft_depth = v;
     }
-    return true;
+    if (ignored.count > ignored.shown) io_error("go: ignored %s and %d more", ignored.text, ignored.count - ignored.shown);
+    else if (ignored.count) io_error("go: ignored %s", ignored.text);
+    if (session.unplayable[0]) { /* never a move of some earlier position */
+        commands_stop_search();
+        io_info("no position to search: %s", session.unplayable);
+        io_printf("bestmove 0000\n");
+        return;
+    }
+    if (perft_depth > 0) {
+        commands_perft((int)perft_depth);
+        return;
+    }
+    if (session.script_depth > 0 && (limits.infinite || limits.ponder)) {
+        io_error("go %s: nothing can stop it in batch mode or a script; give depth, nodes or movetime",
+                 limits.infinite ? "infinite" : "ponder");
+        return;
+    }
+    Move book_move;
+    if (!limits.infinite && !limits.ponder && !limits.searchmoves_count && commands_book_move(&session.game.pos, &book_move)) {
+        commands_stop_search();
+        uci_bestmove(book_move, MOVE_NONE, NULL);
+        return;
+    }
+    int us = session.game.pos.side;
+    if (limits.time[us] < 0 && limits.time[!us] >= 0) limits.time[us] = limits.time[!us]; /* one clock: read it as both */
+    if (!has_limit) { /* a bare go: the sd/sn/st limits if set, else until stop */
+        limits.depth = session.depth_limit;
+        limits.nodes = session.node_limit;
+        limits.movetime = session.movetime_ms;
+        if (!limits.depth && !limits.nodes && !limits.movetime) {
+            if (session.script_depth > 0) limits.movetime = SCRIPT_DEFAULT_MOVETIME_MS;
+            else limits.infinite = true;
+        }
+    }
+    SearchOutput out = uci_search_output();
+    commands_start_search(&session.game.pos, &limits, &out);
 }
 
 bool uci_position(char **w, int n) {
@@ -206,38 +288,7 @@ static void uci_identify(void) {
     io_printf("uciok\n");
 }
 
-static void uci_go(char **w, int n) {
-    SearchLimits limits;
-    int perft_depth;
-    bool has_limit;
-    if (session.unplayable[0]) { /* never a move of some earlier position */
-        commands_stop_search();
-        io_info("no position to search: %s", session.unplayable);
-        io_printf("bestmove 0000\n");
-        return;
-    }
-    if (!uci_parse_go(w, n, &session.game.pos, &limits, &perft_depth, &has_limit)) return;
-    if (perft_depth > 0) {
-        commands_perft(perft_depth);
-        return;
-    }
-    Move book_move;
-    if (!limits.infinite && !limits.ponder && !limits.searchmoves_count && commands_book_move(&session.game.pos, &book_move)) {
-        commands_stop_search();
-        uci_bestmove(book_move, MOVE_NONE, NULL);
-        return;
-    }
-    if (!has_limit) { /* a bare "go": the sd/sn/st limits if set, else until stop */
-        limits.depth = session.depth_limit;
-        limits.nodes = session.node_limit;
-        limits.movetime = session.movetime_ms;
-        limits.infinite = !limits.depth && !limits.nodes && !limits.movetime;
-    }
-    SearchOutput out = uci_search_output();
-    commands_start_search(&session.game.pos, &limits, &out);
-}
-
-CommandResult uci_command(char *line, char **words, int n) {
+CommandResult uci_command(char **words, int n) {
     CommandResult result = CMD_DONE;
     const char *cmd = words[0];
     if (!strcmp(cmd, "uci")) {
@@ -262,7 +313,7 @@ CommandResult uci_command(char *line, char **words, int n) {
     } else if (!strcmp(cmd, "debug") || !strcmp(cmd, "register")) {
         /* accepted and ignored */
     } else {
-        result = commands_shared(line);
+        result = commands_shared(words, n);
         if (result == CMD_UNKNOWN) {
             result = CMD_DONE;
             io_error("unknown command '%s'", cmd);

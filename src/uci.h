@@ -4,15 +4,16 @@
 
 #include "commands.h"
 
-/* One input line: line as typed, words its blank-separated words (count >= 1). */
-CommandResult uci_command(char *line, char **words, int count);
+/* One input line as its blank-separated words (count >= 1). */
+CommandResult uci_command(char **words, int count);
 
 /* Prints "info ..." lines and "bestmove X [ponder Y]". */
 SearchOutput uci_search_output(void);
 
-/* Parses the words after "go". perft_depth is set (> 0) for "go perft N"; has_limit tells
- * whether any depth/nodes/time/mate/infinite limit was given. Errors print one line. */
-bool uci_parse_go(char **words, int count, const Position *pos, SearchLimits *limits, int *perft_depth, bool *has_limit);
+/* "go ..." (words after "go"): always starts a search that ends in bestmove, or runs
+ * `go perft N`. Words that cannot be read get one error line each and are skipped; numbers
+ * are clamped into their ranges; in batch mode and scripts `infinite`/`ponder` are refused. */
+void uci_go(char **words, int count);
 
 /* "position [startpos | fen F] [moves ...]" (words after "position"); atomic on error. */
 bool uci_position(char **words, int count);

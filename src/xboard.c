@@ -278,10 +278,12 @@ static void xb_replay_waiting(void) {
     xb.replaying = true;
     for (int i = 0; i < xb.waiting_count; i++) {
         char *line = xb.waiting[i];
-        char *copy = strdup(line), *words[COMMAND_MAX_WORDS];
-        int n = copy ? split_words(copy, words, COMMAND_MAX_WORDS) : 0;
+        char *copy = strdup(line);
+        int n = 0;
+        char **words = copy ? split_all_words(copy, &n) : NULL;
         io_set_command(line);
         if (n > 0) xboard_command(line, words, n);
+        free(words);
         free(copy);
         free(line);
     }
@@ -656,7 +658,7 @@ CommandResult xboard_command(char *line, char **w, int n) {
         result = CMD_QUIT;
     } else {
         /* engine commands (perft, d, bench, sd, st, sn, ...), then a bare move */
-        result = commands_shared(line);
+        result = commands_shared(w, n);
         if (result == CMD_UNKNOWN) {
             result = CMD_DONE;
             if (n == 1 && commands_looks_like_move(cmd)) xb_usermove(cmd);

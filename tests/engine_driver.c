@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,7 +24,9 @@ int64_t now_ms(void) {
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-bool engine_start(Engine *e, const char *const *args) {
+bool engine_start(Engine *e, const char *const *args) { return engine_start_limited(e, args, 0); }
+
+bool engine_start_limited(Engine *e, const char *const *args, long long memory_limit) {
     int in_pipe[2], out_pipe[2];
     memset(e, 0, sizeof *e);
     if (pipe(in_pipe) || pipe(out_pipe)) return false;
@@ -39,6 +42,10 @@ bool engine_start(Engine *e, const char *const *args) {
         dup2(out_pipe[1], STDOUT_FILENO);
         dup2(out_pipe[1], STDERR_FILENO);
         close(in_pipe[0]), close(in_pipe[1]), close(out_pipe[0]), close(out_pipe[1]);
+        if (memory_limit > 0) {
+            struct rlimit limit = {(rlim_t)memory_limit, (rlim_t)memory_limit};
+            setrlimit(RLIMIT_AS, &limit);
+        }
         execv(argv[0], (char *const *)argv);
         _exit(127);
     }
@@ -60,6 +67,15 @@ void engine_send(Engine *e, const char *fmt, ...) {
     line[n++] = '\n';
     ssize_t w = write(e->to_engine, line, (size_t)n);
     (void)w;
+}
+
+void engine_send_bytes(Engine *e, const void *data, size_t len) {
+    const char *p = data;
+    while (len > 0) {
+        ssize_t w = write(e->to_engine, p, len);
+        if (w <= 0) return; /* the engine has gone */
+        p += w, len -= (size_t)w;
+    }
 }
 
 void engine_send_lines(Engine *e, const char *const *lines) {

@@ -21,10 +21,13 @@ typedef struct {
 } Engine;
 
 int64_t now_ms(void);
-/* Starts the engine with extra arguments (NULL-terminated list, may be NULL). */
+/* Starts the engine with extra arguments (NULL-terminated list, may be NULL); limited: with at
+ * most memory_limit bytes of address space (0: no limit). */
 bool engine_start(Engine *e, const char *const *args);
-/* Sends one line (a newline is added). */
+bool engine_start_limited(Engine *e, const char *const *args, long long memory_limit);
+/* Sends one line (a newline is added), or any bytes as they are. */
 void engine_send(Engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void engine_send_bytes(Engine *e, const void *data, size_t len);
 /* Sends each line of a NULL-terminated list. */
 void engine_send_lines(Engine *e, const char *const *lines);
 /* Next output line within timeout_ms; false on timeout or end of output. */

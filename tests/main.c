@@ -14,6 +14,7 @@ static int case_count;
 static int current_failures;
 
 const char *test_engine_path = "./squall";
+const char *test_debug_engine_path = "./squall-debug";
 bool test_full = false;
 
 void test_register(const char *suite, const char *name, TestFunc func) {
@@ -37,9 +38,10 @@ int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else if (!strcmp(argv[i], "--engine") && i + 1 < argc) test_engine_path = argv[++i];
+        else if (!strcmp(argv[i], "--debug-engine") && i + 1 < argc) test_debug_engine_path = argv[++i];
         else if (!strcmp(argv[i], "--full")) test_full = true;
         else {
-            printf("usage: %s [--only SUBSTRING] [--engine PATH] [--full]\n", argv[0]);
+            printf("usage: %s [--only SUBSTRING] [--engine PATH] [--debug-engine PATH] [--full]\n", argv[0]);
             return 2;
         }
     }

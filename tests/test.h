@@ -27,6 +27,7 @@ static inline uint64_t test_random(uint64_t *state) {
 
 /* Options from the command line, for tests that need them. */
 extern const char *test_engine_path; /* path to the squall binary for protocol tests */
+extern const char *test_debug_engine_path; /* the sanitizer build: the short fuzz run and the leak checks */
 extern bool test_full;               /* --full: run slow variants (perft to listed depth) */
 
 #define TEST(suite, name)                                                        \

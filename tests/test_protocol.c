@@ -150,7 +150,7 @@ TEST(protocol, uci_bad_input_changes_nothing) {
     engine_send(&e, "position startpos moves e2e4 c7c5");
     CHECK(board_fen(&e, before, sizeof before));
 
-    const char *bad[] = { /* a refused position has its own test (test_tournament.c) */
+    const char *bad[] = { /* a refused position and go lines have their own tests (test_tournament.c, test_hostile_input.c) */
         "setoption name Hash value 0",
         "setoption name Hash value 12abc",
         "setoption name Threads value 100000",
@@ -158,9 +158,6 @@ TEST(protocol, uci_bad_input_changes_nothing) {
         "setoption name EvalMode value quantum",
         "setoption name Ponder value maybe",
         "setoption name EvalFile value /nonexistent/net.nnue",
-        "go depth x",
-        "go movetime -5",
-        "go searchmoves e2e5",
         "perft 0",
         "bench x",
         "frobnicate",
