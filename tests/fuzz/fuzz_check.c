@@ -169,7 +169,8 @@ void fuzz_plan_sync(const FuzzSession *s, FuzzSync *sync) {
     Commands cs;
     read_commands(s, stream, len, &cs);
     if (cs.final_dialect == DIALECT_XBOARD) {
-        sync->sync_line = "ping 424242\n", sync->sync_reply = "pong 424242", sync->sync_count = 1;
+        /* xboard holds a ping back while it thinks on its move: force ends the thinking first */
+        sync->sync_line = "force\nping 424242\n", sync->sync_reply = "pong 424242", sync->sync_count = 1;
     } else {
         sync->sync_line = "stop\nisready\n", sync->sync_reply = "readyok", sync->sync_count = cs.isready + 1;
     }
@@ -278,27 +279,110 @@ static bool expected_after_position(const Command *c, Position *pos) {
 
 static Position scratch, other;
 
+/* The output lines between the probe before command i and the probe after it; false if
+ * either is missing or the command does not stand alone between them. */
+static bool region_of(const Commands *cs, const Output *o, int i, int *from, int *to) {
+    if (i < 1 || i + 1 >= cs->count) return false;
+    const Command *before = &cs->items[i - 1], *after = &cs->items[i + 1];
+    if (!before->probe || !after->probe || before->kind != CMD_D || after->kind != CMD_D) return false;
+    if (after->fen >= o->fen_count) return false;
+    *from = o->fen_line[before->fen], *to = o->fen_line[after->fen];
+    return true;
+}
+
+static bool region_has(const Output *o, int from, int to, bool (*match)(Span)) {
+    for (int l = from + 1; l < to; l++)
+        if (match(o->lines[l])) return true;
+    return false;
+}
+
+/* An error line of command cmd. xboard runs some commands (ping, memory, cores, options)
+ * only once it has moved, so an "Error (reason): command" line there may be another's: it
+ * counts when it ends with cmd's own text, as the engine echoes it (255 bytes at most, or
+ * the start of a refused line and "..."). */
+static bool error_of(Span s, const Command *cmd) {
+    if (!is_error_line(s)) return false;
+    if (cmd->dialect != DIALECT_XBOARD || !span_is(s, "Error (")) return true;
+    for (size_t i = 0; i + 3 <= s.len; i++) {
+        if (memcmp(s.text + i, "): ", 3)) continue;
+        const char *echo = s.text + i + 3;
+        size_t n = s.len - i - 3;
+        if (n && echo[n - 1] == '\r') n--; /* a refused line's own CR, echoed */
+        if (n >= 3 && !memcmp(echo + n - 3, "...", 3) && cmd->kind == CMD_REFUSED) n -= 3;
+        if (n == (cmd->len < 255 ? cmd->len : 255) && !memcmp(echo, cmd->text, n)) return true;
+        if (cmd->kind == CMD_REFUSED && n <= cmd->len && !memcmp(echo, cmd->text, n)) return true;
+    }
+    return false;
+}
+
+static bool region_has_error_of(const Output *o, int from, int to, const Command *cmd) {
+    for (int l = from + 1; l < to; l++)
+        if (error_of(o->lines[l], cmd)) return true;
+    return false;
+}
+
+static bool is_move_line(Span s) { return span_is(s, "move "); }
+
+/* Whether the game could be played when each command ran: a refused position or setboard
+ * leaves none (the next go answers bestmove 0000) until a position is accepted or a new game
+ * starts. Read from the output of each command; UNKNOWN where it cannot be told. */
+typedef enum { GAME_PLAYABLE, GAME_UNPLAYABLE, GAME_UNKNOWN } GameState;
+
+static void game_states(const Commands *cs, const Output *o, GameState *state_before) {
+    GameState state = GAME_PLAYABLE;
+    for (int i = 0; i < cs->count; i++) {
+        state_before[i] = state;
+        const Command *c = &cs->items[i];
+        if (c->kind == CMD_REFUSED || !c->word_count) continue;
+        const char *w = c->words[0];
+        bool xboard = c->dialect == DIALECT_XBOARD;
+        if (!strcmp(w, "script")) {
+            state = GAME_UNKNOWN; /* its lines may set or refuse positions */
+        } else if (!strcmp(w, "ucinewgame") ? !xboard : !strcmp(w, "new") && c->dialect != DIALECT_UCI) {
+            state = GAME_PLAYABLE;
+        } else if ((!xboard && !strcmp(w, "position")) || (!strcmp(w, "setboard") && (xboard || c->word_count > 1))) {
+            int from, to;
+            if (region_of(cs, o, i, &from, &to)) state = region_has_error_of(o, from, to, c) ? GAME_UNPLAYABLE : GAME_PLAYABLE;
+            else state = GAME_UNKNOWN;
+        }
+    }
+}
+
 /* bestmove k goes with go k; the info lines before it belong to the same search. */
 static void check_bestmoves(const Commands *cs, const Output *o, FuzzCheck *c, bool complete) {
-    int expected = 0, k = 0, prev_best = -1;
-    for (int i = 0; i < cs->count; i++) expected += cs->items[i].kind == CMD_GO;
+    int expected = 0, prev_best = -1;
+    bool uncertain = cs->uncertain_gos;
+    GameState *state = malloc(((size_t)cs->count + 1) * sizeof *state);
+    if (!state) return;
+    game_states(cs, o, state);
+    /* no game: every go answers bestmove 0000, also one batch mode would refuse */
+    for (int i = 0; i < cs->count; i++) {
+        CommandKind k = cs->items[i].kind;
+        if (k == CMD_GO_REFUSED && state[i] == GAME_UNKNOWN) uncertain = true;
+        expected += k == CMD_GO || (k == CMD_GO_REFUSED && state[i] == GAME_UNPLAYABLE);
+    }
     c->gos = expected;
     int found = 0;
     for (int l = 0; l < o->count; l++) found += span_is(o->lines[l], "bestmove ");
-    if (complete && !cs->uncertain_gos && found != expected) {
+    if (complete && !uncertain && found != expected) {
         char a[32], b[32];
         snprintf(a, sizeof a, "%d", found), snprintf(b, sizeof b, "%d", expected);
         fail(c, FUZZ_BESTMOVES, "%s bestmove lines for %s go commands", a, b);
-        return;
     }
-    if (cs->uncertain_gos) return;
+    if (uncertain || (complete && found != expected)) return free(state);
     char fen[256];
     for (int i = 0, l = 0; i < cs->count; i++) {
-        if (cs->items[i].kind != CMD_GO) continue;
+        CommandKind kind = cs->items[i].kind;
+        if (kind != CMD_GO && !(kind == CMD_GO_REFUSED && state[i] == GAME_UNPLAYABLE)) continue;
         while (l < o->count && !span_is(o->lines[l], "bestmove ")) l++;
         if (l == o->count) break;
         int best_line = l++;
-        k++;
+        if (state[i] != GAME_PLAYABLE) { /* no game, or not known whether there is one */
+            if (state[i] == GAME_UNPLAYABLE && strncmp(o->lines[best_line].text, "bestmove 0000", 13))
+                fail(c, FUZZ_ILLEGAL, "a move (%.40s%s) with no position to play", o->lines[best_line].text, "");
+            prev_best = best_line;
+            continue;
+        }
         /* the position: the probe just before the go, or the start position */
         bool known = i == 0 || cs->items[i - 1].kind == CMD_D;
         if (!known) continue;
@@ -336,26 +420,9 @@ static void check_bestmoves(const Commands *cs, const Output *o, FuzzCheck *c, b
         }
         prev_best = best_line;
     }
+    free(state);
 }
 
-/* The output lines between the probe before command i and the probe after it; false if
- * either is missing or the command does not stand alone between them. */
-static bool region_of(const Commands *cs, const Output *o, int i, int *from, int *to) {
-    if (i < 1 || i + 1 >= cs->count) return false;
-    const Command *before = &cs->items[i - 1], *after = &cs->items[i + 1];
-    if (!before->probe || !after->probe || before->kind != CMD_D || after->kind != CMD_D) return false;
-    if (after->fen >= o->fen_count) return false;
-    *from = o->fen_line[before->fen], *to = o->fen_line[after->fen];
-    return true;
-}
-
-static bool region_has(const Output *o, int from, int to, bool (*match)(Span)) {
-    for (int l = from + 1; l < to; l++)
-        if (match(o->lines[l])) return true;
-    return false;
-}
-
-static bool is_move_line(Span s) { return span_is(s, "move "); }
 
 /* A refused line changes nothing, says so, and an accepted `position` sets what it says. */
 static void check_refusals(const Commands *cs, const Output *o, FuzzCheck *c) {
@@ -366,7 +433,7 @@ static void check_refusals(const Commands *cs, const Output *o, FuzzCheck *c) {
         if (cmd->probe || !region_of(cs, o, i, &from, &to)) continue;
         const char *w = cmd->word_count ? cmd->words[0] : "";
         if (!strcmp(w, "script") || !strcmp(w, "epd")) continue; /* their lines are not the fuzzer's */
-        bool error = region_has(o, from, to, is_error_line);
+        bool error = region_has_error_of(o, from, to, cmd);
         if (cmd->kind == CMD_REFUSED && !error) {
             char head[64];
             snprintf(head, sizeof head, "%.*s", (int)(cmd->len < 40 ? cmd->len : 40), cmd->text);
