@@ -201,6 +201,7 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta, int ply) {
     count_node(t);
     check_limits(t);
     if (ply > t->seldepth) t->seldepth = ply;
+    ss->pv_length = 0; /* the PV ends here: a parent must not append a sibling's stale line */
     if (stopped(t->shared)) return 0;
     if (pos_is_draw_by_rule(pos, ply) || pos_insufficient_material(pos)) return 0;
     bool in_check = pos_in_check(pos);

@@ -11,6 +11,7 @@
 
 #include "board.h"
 #include "engine_driver.h"
+#include "notation.h"
 #include "test.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -330,4 +331,41 @@ TEST(hostile, early_exits_do_not_leak) {
                   "case %zu: exit %d: %s", i, rc, out);
     }
     test_engine_path = saved;
+}
+
+/* Every move of every pv is legal in turn. The fuzzer found lines that ended in a move
+ * from an earlier sibling's quiescence search (e3f4 into the engine's own pawn here). */
+static bool pv_is_legal(const char *fen, const char *pv) {
+    static Position pos;
+    char copy[2048];
+    if (!pos_set_fen(&pos, fen, NULL, 0)) return false;
+    snprintf(copy, sizeof copy, "%s", pv);
+    for (char *save, *m = strtok_r(copy, " ", &save); m; m = strtok_r(NULL, " ", &save)) {
+        Move mv = move_from_uci(&pos, m);
+        if (mv == MOVE_NONE) return false;
+        pos_make_move(&pos, mv);
+    }
+    return true;
+}
+
+TEST(hostile, pv_lines_are_legal) {
+    static const char *fens[] = {"8/5k1p/7P/6p1/6P1/8/4KP2/8 b - - 7 13",
+                                 "rnN2k1r/p4Bp1/2p4p/Bp2qp2/7b/3N1K2/PPP3P1/RN1Q3R b - - 3 16"};
+    Engine e;
+    char line[8192], seen[65536];
+    uci_open(&e);
+    for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
+        engine_send(&e, "position fen %s", fens[i]);
+        engine_send(&e, "go depth 9");
+        CHECK(engine_expect(&e, "bestmove ", line, sizeof line, SEARCH_TIMEOUT_MS, seen, sizeof seen));
+        int lines = 0;
+        for (char *p = seen; (p = strstr(p, " pv ")); p++) {
+            char pv[2048];
+            snprintf(pv, sizeof pv, "%.*s", (int)strcspn(p + 4, "\n"), p + 4);
+            CHECK_MSG(pv_is_legal(fens[i], pv), "illegal pv in %s: %s", fens[i], pv);
+            lines++;
+        }
+        CHECK(lines > 0);
+    }
+    CHECK(engine_finish(&e, 2000) == 0);
 }

@@ -15,6 +15,8 @@
 
 /* Share of sessions that end with end of input at a random point. */
 #define CUT_PERCENT 20
+/* A --command list longer than this goes on standard input instead (argv strings stop at 128 KB). */
+#define COMMAND_LIST_MAX (120 * 1024)
 #define QUIET_EXIT_MS 15000
 
 static double now_seconds(void) {
@@ -34,10 +36,11 @@ void fuzz_build_session(uint64_t seed, long index, FuzzSession *s) {
     fuzz_generate(s, mode, &rng);
     fuzz_mutate(s, &rng);
     fuzz_add_probes(s);
+    size_t len;
+    free(fuzz_stream(s, &len));
+    if (s->mode == FUZZ_BATCH_ARGS && len > COMMAND_LIST_MAX) s->mode = FUZZ_BATCH_STDIN;
     s->cut_at = -1;
     if (cut) {
-        size_t len;
-        free(fuzz_stream(s, &len));
         s->cut_at = (long)(fuzz_next(&rng) % (len + 1));
     }
 }
