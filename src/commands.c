@@ -32,7 +32,7 @@ void session_init(void) {
     session.node_limit = 0;
     session.movetime_ms = 0;
     session.script_depth = 0;
-    session.open_ended = false;
+    session.open_ended = session.infinite = false;
     session.unplayable[0] = '\0';
 }
 
@@ -131,6 +131,7 @@ void commands_start_search(const Position *root, const SearchLimits *limits, con
     settings.strength_elo = engine_options.limit_strength ? engine_options.strength_elo : 0;
     settings.strength_seed = commands_random();
     session.open_ended = limits->infinite || limits->ponder;
+    session.infinite = limits->infinite;
     search_start(root, &game_limits, &settings, output);
 }
 

@@ -18,6 +18,7 @@ typedef struct {
     int64_t movetime_ms;  /* st: 0 = none */
     int script_depth;     /* > 0 while running script files or --command lists */
     bool open_ended;      /* the running search waits for stop/ponderhit */
+    bool infinite;        /* ... and it is a go infinite, which ponderhit does not end */
     /* Why the game cannot be played on ("" when it can): the last position or setboard was
      * refused, so no move of the previous position may be played either. */
     char unplayable[300];

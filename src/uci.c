@@ -304,7 +304,7 @@ CommandResult uci_command(char **words, int n) {
     } else if (!strcmp(cmd, "stop")) {
         search_stop();
     } else if (!strcmp(cmd, "ponderhit")) {
-        session.open_ended = false; /* now a normal timed search that ends by itself */
+        session.open_ended = session.infinite; /* a ponder search now ends by itself; go infinite still waits for stop */
         search_ponderhit();
     } else if (!strcmp(cmd, "setoption")) {
         uci_setoption(words + 1, n - 1);

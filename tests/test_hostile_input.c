@@ -221,6 +221,16 @@ TEST(hostile, batch_refuses_open_ended_go) {
     CHECK_MSG(rc == 0 && count_lines_starting(out, "bestmove ") == 1, "exit %d: %s", rc, out);
 }
 
+/* A ponderhit for a search that was no ponder search (go infinite) leaves it open-ended:
+ * end of input still stops it instead of waiting for ever. */
+TEST(hostile, ponderhit_after_go_infinite) {
+    char out[65536];
+    int64_t t0 = now_ms();
+    int rc = run_engine(NULL, "uci\nposition startpos\ngo infinite\nponderhit\n", out, sizeof out, SEARCH_TIMEOUT_MS);
+    int64_t took = now_ms() - t0;
+    CHECK_MSG(rc == 0 && took < 3000 && count_lines_starting(out, "bestmove ") == 1, "exit %d after %lld ms", rc, (long long)took);
+}
+
 /* The GUI is gone: xboard stops thinking at end of input, as UCI and the terminal do. */
 TEST(hostile, xboard_end_of_input_while_thinking) {
     Engine e;
