@@ -80,7 +80,7 @@ uint64_t bench_run(int depth, const EngineSettings *settings, FILE *out, int ver
         eval_lazy += r.eval_lazy;
         if (verbose) {
             char mv[8];
-            move_to_uci(r.best, mv);
+            move_to_uci(pos, r.best, mv);
             fprintf(out, "position %2d/%d: bestmove %-6s score %6d nodes %llu\n", i + 1, count, mv, r.score,
                     (unsigned long long)r.nodes);
         }

@@ -43,6 +43,7 @@ typedef struct Position {
     uint8_t side;
     uint8_t king_square[COLOR_NB];
     CastlingSetup castling;
+    bool chess960;     /* castling moves are written as the king taking its rook (UCI_Chess960) */
     int game_ply;      /* plies since the game start, for the full-move counter */
     int state_index;   /* states[state_index] is the current state */
     StateInfo states[MAX_STATES];

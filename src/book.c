@@ -84,8 +84,8 @@ static Move decode_move(const Position *pos, unsigned code) {
         Move m = list.moves[i];
         if (move_from(m) != from) continue;
         if (move_kind(m) == MOVE_CASTLING) {
-            bool rook_there = pos->board[to] == make_piece(pos->side, ROOK);
-            if (move_to(m) == to || (rook_there && (to > from) == (move_to(m) > from))) return m;
+            int rook = pos->castling.rook_square[castling_index_of_move(pos->side, move_to(m))];
+            if (move_to(m) == to || rook == to) return m;
         } else if (move_to(m) == to) {
             bool promotes = move_kind(m) == MOVE_PROMOTION;
             if (promo > 4 || promotes != (promo != 0)) continue;

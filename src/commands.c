@@ -140,7 +140,7 @@ bool commands_book_move(const Position *pos, Move *move) {
     *move = book_choose(pos, engine_options.book_weighted, commands_random());
     if (*move == MOVE_NONE) return false;
     char mv[8];
-    move_to_uci(*move, mv);
+    move_to_uci(pos, *move, mv);
     io_info("book move %s", mv);
     return true;
 }
@@ -249,7 +249,7 @@ static void cmd_book(void) {
     io_printf("book: %d move%s, key %016llX\n", count, count == 1 ? "" : "s", (unsigned long long)book_key(pos));
     for (int i = 0; i < count; i++) {
         char mv[8];
-        move_to_uci(moves[i].move, mv);
+        move_to_uci(pos, moves[i].move, mv);
         io_printf("  %-6s %6d  %5.1f%%\n", mv, moves[i].weight, total ? 100.0 * moves[i].weight / (double)total : 0.0);
     }
 }

@@ -15,6 +15,8 @@ void game_init(GameRecord *game) {
     snprintf(game->root_fen, sizeof game->root_fen, "%s", START_FEN);
 }
 
+void game_set_chess960(GameRecord *game, bool on) { game->pos.chess960 = on; }
+
 void game_free(GameRecord *game) {
     free(game->moves);
     game->moves = NULL;
@@ -42,6 +44,7 @@ bool game_set(GameRecord *game, const char *fen, char *const *moves, int move_co
     /* Build the new game aside so a failure anywhere leaves the old one intact. */
     static Position scratch;
     if (!pos_set_fen(&scratch, fen, err, err_size)) return false;
+    scratch.chess960 = game->pos.chess960;
     char root_fen[sizeof game->root_fen];
     pos_get_fen(&scratch, root_fen, sizeof root_fen); /* normalized, so replays always parse */
     Move *list = move_count ? malloc((size_t)move_count * sizeof *list) : NULL;
@@ -126,7 +129,9 @@ bool game_pop(GameRecord *game) {
     game->move_count--;
     /* Replay from the root: trimmed history cannot be unmade past its start. */
     Position *pos = &game->pos;
+    bool chess960 = pos->chess960;
     pos_set_fen(pos, game->root_fen, NULL, 0);
+    pos->chess960 = chess960;
     for (int i = 0; i < game->move_count; i++) {
         pos_make_move(pos, game->moves[i]);
         pos_trim_history(pos);

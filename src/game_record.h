@@ -11,7 +11,8 @@ typedef struct {
     char root_fen[128];
     Move *moves;
     int move_count, move_cap;
-    Position pos; /* root + moves, history trimmed to what repetition detection needs */
+    Position pos; /* root + moves, history trimmed to what repetition detection needs; its chess960
+                   * notation flag is kept when the game is replaced */
 } GameRecord;
 
 /* How a game stands by the rules of chess (no clocks, no agreements). */
@@ -25,7 +26,9 @@ typedef enum {
     GAME_INSUFFICIENT,
 } GameStatus;
 
-void game_init(GameRecord *game);   /* start position, no moves */
+void game_init(GameRecord *game);   /* start position, no moves, standard notation */
+/* Switches the notation of castling moves (UCI_Chess960, xboard variant fischerandom). */
+void game_set_chess960(GameRecord *game, bool on);
 void game_free(GameRecord *game);
 /* Replaces the game by fen with moves (UCI or SAN text) played from it. All or nothing:
  * on failure the game is unchanged and err says which part was wrong. */

@@ -13,14 +13,32 @@ void square_to_text(int sq, char *out) {
     out[2] = 0;
 }
 
-void move_to_uci(Move m, char *out) {
+static void write_uci(Move m, bool king_takes_rook, const Position *pos, char *out) {
     if (m == MOVE_NONE || m == MOVE_NULL) { strcpy(out, "0000"); return; }
+    int to = move_to(m);
+    if (move_kind(m) == MOVE_CASTLING && king_takes_rook) { /* the king castles on its own first rank */
+        int color = square_rank(to) == 0 ? WHITE : BLACK;
+        to = pos->castling.rook_square[castling_index_of_move(color, to)];
+    }
     square_to_text(move_from(m), out);
-    square_to_text(move_to(m), out + 2);
+    square_to_text(to, out + 2);
     if (move_kind(m) == MOVE_PROMOTION) {
         out[4] = "nbrq"[move_promo_type(m) - KNIGHT];
         out[5] = 0;
     }
+}
+
+void move_to_uci(const Position *pos, Move m, char *out) { write_uci(m, pos->chess960, pos, out); }
+
+void move_to_xboard(const Position *pos, Move m, char *out) {
+    if (pos->chess960 && move_kind(m) == MOVE_CASTLING) strcpy(out, square_file(move_to(m)) == 6 ? "O-O" : "O-O-O");
+    else write_uci(m, false, pos, out);
+}
+
+/* Does text name m? An upper-case promotion letter is accepted too. */
+static bool uci_text_is(const char *text, const char *written) {
+    size_t n = strlen(text);
+    return !strcmp(written, text) || (n == 5 && !strncmp(written, text, 4) && written[4] == tolower((unsigned char)text[4]));
 }
 
 Move move_from_uci(const Position *pos, const char *text) {
@@ -30,10 +48,14 @@ Move move_from_uci(const Position *pos, const char *text) {
     generate_legal(pos, &list);
     char buf[6];
     for (int i = 0; i < list.count; i++) {
-        move_to_uci(list.moves[i], buf);
-        if (strcmp(buf, text) == 0) return list.moves[i];
-        /* accept an upper-case promotion letter */
-        if (n == 5 && strncmp(buf, text, 4) == 0 && buf[4] == tolower((unsigned char)text[4])) return list.moves[i];
+        write_uci(list.moves[i], pos->chess960, pos, buf);
+        if (uci_text_is(text, buf)) return list.moves[i];
+    }
+    /* e1h1 in standard chess or e1g1 in Chess960: a GUI that mixes the two still gets castling */
+    for (int i = 0; i < list.count; i++) {
+        if (move_kind(list.moves[i]) != MOVE_CASTLING) continue;
+        write_uci(list.moves[i], !pos->chess960, pos, buf);
+        if (!strcmp(text, buf)) return list.moves[i];
     }
     return MOVE_NONE;
 }

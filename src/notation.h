@@ -6,9 +6,15 @@
 
 #include "board.h"
 
-/* "e2e4", "e7e8q", "0000" for no move. out needs 6 bytes. */
-void move_to_uci(Move m, char *out);
-/* Parses a UCI move and returns it if legal in pos, else MOVE_NONE. */
+/* "e2e4", "e7e8q", "0000" for no move. Castling is the king's two-square move (e1g1), or in
+ * Chess960 mode (pos->chess960) the king taking its own rook (e1h1). pos is any position of
+ * the game (the castling rooks never change); out needs 6 bytes. */
+void move_to_uci(const Position *pos, Move m, char *out);
+/* A move for xboard: coordinates, but castling in Chess960 is O-O / O-O-O as the protocol asks
+ * for fischerandom. out needs 6 bytes. */
+void move_to_xboard(const Position *pos, Move m, char *out);
+/* Parses a UCI move and returns it if legal in pos, else MOVE_NONE. Castling is also accepted
+ * in the other mode's form when no other move reads the same. */
 Move move_from_uci(const Position *pos, const char *text);
 /* SAN of a legal move, with +/# suffix. out needs 10 bytes. The move is made and unmade on pos
  * to find the suffix, so pos is left as it was. */

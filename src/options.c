@@ -47,8 +47,8 @@ static bool load_eval_file(const char *path, char *err, size_t err_size) {
 }
 
 enum { OPT_HASH, OPT_THREADS, OPT_MULTIPV, OPT_PONDER, OPT_EVALFILE, OPT_OVERHEAD, OPT_EVALMODE,
-       OPT_LAZYEVAL, OPT_LAZYMARGIN, OPT_NNUEEAGER, OPT_WDL, OPT_CLEARHASH, OPT_LIMITSTRENGTH, OPT_ELO,
-       OPT_OWNBOOK, OPT_BOOKFILE, OPT_BOOKCHOICE, OPT_RESIGN, OPT_COUNT };
+       OPT_LAZYEVAL, OPT_LAZYMARGIN, OPT_NNUEEAGER, OPT_WDL, OPT_CHESS960, OPT_CLEARHASH, OPT_LIMITSTRENGTH,
+       OPT_ELO, OPT_OWNBOOK, OPT_BOOKFILE, OPT_BOOKCHOICE, OPT_RESIGN, OPT_COUNT };
 
 static const OptionInfo option_table[OPT_COUNT] = {
     [OPT_HASH] = {"Hash", OPTION_SPIN, 1, 65536, NULL, false, true, false},
@@ -62,6 +62,7 @@ static const OptionInfo option_table[OPT_COUNT] = {
     [OPT_LAZYMARGIN] = {"LazyMargin", OPTION_SPIN, 0, 10000, NULL, true, false, false},
     [OPT_NNUEEAGER] = {"NnueEager", OPTION_CHECK, 0, 1, NULL, true, false, false},
     [OPT_WDL] = {"UCI_ShowWDL", OPTION_CHECK, 0, 1, NULL, false, false, false},
+    [OPT_CHESS960] = {"UCI_Chess960", OPTION_CHECK, 0, 1, NULL, false, true, false}, /* xboard: variant fischerandom */
     [OPT_CLEARHASH] = {"Clear Hash", OPTION_BUTTON, 0, 0, NULL, true, true, false},
     [OPT_LIMITSTRENGTH] = {"UCI_LimitStrength", OPTION_CHECK, 0, 1, NULL, true, false, false},
     [OPT_ELO] = {"UCI_Elo", OPTION_SPIN, STRENGTH_ELO_MIN, STRENGTH_ELO_MAX, NULL, true, false, false},
@@ -94,6 +95,7 @@ static int spin_value(int id) {
     case OPT_LAZYEVAL: return engine_options.settings.lazy_eval;
     case OPT_NNUEEAGER: return engine_options.settings.nnue_eager;
     case OPT_WDL: return engine_options.show_wdl;
+    case OPT_CHESS960: return engine_options.chess960;
     case OPT_LIMITSTRENGTH: return engine_options.limit_strength;
     case OPT_ELO: return engine_options.strength_elo;
     case OPT_OWNBOOK: return engine_options.own_book;
@@ -208,6 +210,7 @@ bool options_set(const char *name, const char *value, char *err, size_t err_size
     case OPT_LAZYEVAL: engine_options.settings.lazy_eval = b; break;
     case OPT_NNUEEAGER: engine_options.settings.nnue_eager = b; break;
     case OPT_WDL: engine_options.show_wdl = b; break;
+    case OPT_CHESS960: engine_options.chess960 = b; break;
     case OPT_EVALMODE: engine_options.settings.eval_mode = v == 0 ? EVAL_MODE_NNUE : EVAL_MODE_CLASSICAL; break;
     case OPT_LIMITSTRENGTH: engine_options.limit_strength = b; break;
     case OPT_ELO: engine_options.strength_elo = v; break;

@@ -20,6 +20,7 @@ typedef struct {
     bool own_book;        /* OwnBook: play from the BookFile while it has moves */
     bool book_weighted;   /* BookChoice: weighted random (true) or the heaviest move */
     bool resign;          /* Resign (xboard): give up lost games */
+    bool chess960;        /* UCI_Chess960: castling moves are written as the king taking its rook */
     EngineSettings settings; /* evaluator, lazy tier, NNUE updates, MultiPV, strength */
 } EngineOptions;
 

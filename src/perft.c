@@ -26,7 +26,7 @@ uint64_t perft_divide(Position *pos, int depth, FILE *out) {
         pos_make_move(pos, list.moves[i]);
         uint64_t n = perft(pos, depth - 1);
         pos_unmake_move(pos);
-        move_to_uci(list.moves[i], buf);
+        move_to_uci(pos, list.moves[i], buf);
         fprintf(out, "%s: %llu\n", buf, (unsigned long long)n);
         total += n;
     }

@@ -29,7 +29,7 @@ static void wdl_from_score(int score, int *win, int *draw, int *loss) {
 }
 
 static void uci_report(const SearchReport *r, void *ctx) {
-    (void)ctx;
+    const Position *root = ctx;
     char line[8192];
     size_t n = (size_t)snprintf(line, sizeof line, "info depth %d seldepth %d multipv %d score ", r->depth, r->seldepth,
                                 r->multipv > 0 ? r->multipv : 1);
@@ -47,18 +47,18 @@ static void uci_report(const SearchReport *r, void *ctx) {
     if (r->pv_length > 0) n += (size_t)snprintf(line + n, sizeof line - n, " pv");
     for (int i = 0; i < r->pv_length && i < MAX_PLY && n + 8 < sizeof line; i++) {
         char mv[8];
-        move_to_uci(r->pv[i], mv);
+        move_to_uci(root, r->pv[i], mv);
         n += (size_t)snprintf(line + n, sizeof line - n, " %s", mv);
     }
     io_printf("%s\n", line);
 }
 
 static void uci_bestmove(Move best, Move ponder, void *ctx) {
-    (void)ctx;
+    const Position *root = ctx;
     char b[8], p[8];
-    move_to_uci(best, b); /* "0000" when there is no legal move */
+    move_to_uci(root, best, b); /* "0000" when there is no legal move */
     if (best != MOVE_NONE && ponder != MOVE_NONE) {
-        move_to_uci(ponder, p);
+        move_to_uci(root, ponder, p);
         io_printf("bestmove %s ponder %s\n", b, p);
     } else {
         io_printf("bestmove %s\n", b);
@@ -66,14 +66,22 @@ static void uci_bestmove(Move best, Move ponder, void *ctx) {
 }
 
 static void uci_currmove(int depth, Move move, int number, void *ctx) {
-    (void)ctx;
+    const Position *root = ctx;
     char mv[8];
-    move_to_uci(move, mv);
+    move_to_uci(root, move, mv);
     io_printf("info depth %d currmove %s currmovenumber %d\n", depth, mv, number);
 }
 
-SearchOutput uci_search_output(void) {
-    return (SearchOutput){.report = uci_report, .bestmove = uci_bestmove, .currmove = uci_currmove, .ctx = NULL};
+/* The root the output callbacks write moves against (castling in 960 needs its rooks): a
+ * copy, so that a `position` arriving mid-search cannot change it under them. */
+static Position output_root;
+
+/* Searches the session game, printing "info ..." lines and "bestmove X [ponder Y]". */
+static void start_search(const SearchLimits *limits) {
+    commands_stop_search(); /* the previous search's callbacks are done with output_root */
+    memcpy(&output_root, &session.game.pos, sizeof output_root);
+    SearchOutput out = {.report = uci_report, .bestmove = uci_bestmove, .currmove = uci_currmove, .ctx = &output_root};
+    commands_start_search(&session.game.pos, limits, &out);
 }
 
 /* ---------- commands ---------- */
@@ -208,7 +216,7 @@ void uci_go(char **w, int n) {
     Move book_move;
     if (!limits.infinite && !limits.ponder && !limits.searchmoves_count && commands_book_move(&session.game.pos, &book_move)) {
         commands_stop_search();
-        uci_bestmove(book_move, MOVE_NONE, NULL);
+        uci_bestmove(book_move, MOVE_NONE, &session.game.pos);
         return;
     }
     int us = session.game.pos.side;
@@ -222,8 +230,7 @@ void uci_go(char **w, int n) {
             else limits.infinite = true;
         }
     }
-    SearchOutput out = uci_search_output();
-    commands_start_search(&session.game.pos, &limits, &out);
+    start_search(&limits);
 }
 
 bool uci_position(char **w, int n) {
@@ -275,6 +282,7 @@ void uci_setoption(char **w, int n) {
     const OptionInfo *opt = options_find(name);
     if (opt && opt->needs_idle) commands_stop_search();
     if (!options_set(name, value_at >= 0 ? value : NULL, err, sizeof err)) io_error("setoption: %s", err);
+    else if (!strcmp(opt->name, "UCI_Chess960")) game_set_chess960(&session.game, engine_options.chess960);
 }
 
 static void uci_identify(void) {

@@ -7,9 +7,6 @@
 /* One input line as its blank-separated words (count >= 1). */
 CommandResult uci_command(char **words, int count);
 
-/* Prints "info ..." lines and "bestmove X [ponder Y]". */
-SearchOutput uci_search_output(void);
-
 /* "go ..." (words after "go"): always starts a search that ends in bestmove, or runs
  * `go perft N`. Words that cannot be read get one error line each and are skipped; numbers
  * are clamped into their ranges; in batch mode and scripts `infinite`/`ponder` are refused. */

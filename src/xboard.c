@@ -229,7 +229,7 @@ static void xb_start_ponder(Move reply) {
     pos_make_move(&ponder_root, reply);
     if (count_legal_moves(&ponder_root) == 0) return;
     char mv[8];
-    move_to_uci(reply, mv);
+    move_to_xboard(pos, reply, mv);
     io_printf("Hint: %s\n", mv);
     SearchLimits limits;
     xb_limits(&limits, ponder_root.side, (session.game.move_count + 1) / 2);
@@ -242,7 +242,7 @@ static void xb_start_ponder(Move reply) {
 /* Plays the engine's move and claims a result it brings; false when the game is over. */
 static bool xb_play(Move best, Move ponder) {
     char mv[8];
-    move_to_uci(best, mv);
+    move_to_xboard(&session.game.pos, best, mv);
     game_push(&session.game, best);
     xb_position_changed();
     io_printf("move %s\n", mv);
@@ -316,7 +316,8 @@ void xboard_on_search_done(const IoEvent *ev) {
 static void xb_features(void) {
     io_printf("feature done=0\n");
     io_printf("feature ping=1 setboard=1 playother=1 usermove=1 san=0 sigint=0 sigterm=0 analyze=1 colors=0 "
-              "time=1 draw=1 reuse=1 memory=1 smp=1 nps=1 pause=1 exclude=1 debug=1 variants=\"normal\" myname=\"%s %s\"\n",
+              "time=1 draw=1 reuse=1 memory=1 smp=1 nps=1 pause=1 exclude=1 debug=1 variants=\"normal,fischerandom\" "
+              "myname=\"%s %s\"\n",
               ENGINE_NAME, squall_version);
     for (int i = 0; i < options_count(); i++) {
         const OptionInfo *opt = options_info(i);
@@ -331,6 +332,7 @@ static void xb_features(void) {
 static void xb_new_game(void) {
     xboard_cancel();
     commands_new_game();
+    game_set_chess960(&session.game, false); /* standard chess until a variant command says otherwise */
     xb.force = false;
     xb.engine_color = BLACK;
     xb.game_over = false;
@@ -560,7 +562,9 @@ CommandResult xboard_command(char *line, char **w, int n) {
     } else if (!strcmp(cmd, "new")) {
         xb_new_game();
     } else if (!strcmp(cmd, "variant")) {
-        if (n != 2 || strcmp(w[1], "normal")) io_error("unsupported variant");
+        if (n == 2 && (!strcmp(w[1], "normal") || !strcmp(w[1], "fischerandom")))
+            game_set_chess960(&session.game, !strcmp(w[1], "fischerandom")); /* setboard follows with the 960 position */
+        else io_error("unsupported variant");
     } else if (!strcmp(cmd, "force")) {
         if (xb.search != XB_ANALYZING) xboard_cancel();
         xb.force = true;
@@ -643,7 +647,7 @@ CommandResult xboard_command(char *line, char **w, int n) {
     } else if (!strcmp(cmd, "hint")) {
         char mv[8];
         if (xb.hint != MOVE_NONE && pos_is_pseudo_legal(&session.game.pos, xb.hint)) {
-            move_to_uci(xb.hint, mv);
+            move_to_xboard(&session.game.pos, xb.hint, mv);
             io_printf("Hint: %s\n", mv);
         }
     } else if (!strcmp(cmd, "bk")) {

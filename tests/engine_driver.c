@@ -157,19 +157,29 @@ int run_engine(const char *const *args, const char *input, char *output, size_t 
     return engine_finish(&e, 1000);
 }
 
-bool legal_in(const char *fen, const char *moves, const char *move_text) {
+/* Coordinates; in Chess960 also O-O / O-O-O, as xboard's fischerandom writes castling. */
+static Move read_move(const Position *pos, const char *text, bool chess960) {
+    return chess960 ? move_from_text(pos, text) : move_from_uci(pos, text);
+}
+
+bool legal_in_game(const char *fen, const char *moves, const char *move_text, bool chess960) {
     Position pos;
     if (!pos_set_fen(&pos, fen, NULL, 0)) return false;
+    pos.chess960 = chess960;
     char copy[1024];
     snprintf(copy, sizeof copy, "%s", moves ? moves : "");
     for (char *save, *m = strtok_r(copy, " ", &save); m; m = strtok_r(NULL, " ", &save)) {
-        Move mv = move_from_uci(&pos, m);
+        Move mv = read_move(&pos, m, chess960);
         if (mv == MOVE_NONE) return false;
         pos_make_move(&pos, mv);
     }
     char word[16];
     if (sscanf(move_text, "%15s", word) != 1) return false;
-    return move_from_uci(&pos, word) != MOVE_NONE;
+    return read_move(&pos, word, chess960) != MOVE_NONE;
+}
+
+bool legal_in(const char *fen, const char *moves, const char *move_text) {
+    return legal_in_game(fen, moves, move_text, false);
 }
 
 const char *bestmove_of(const char *line) { return line + strlen("bestmove "); }

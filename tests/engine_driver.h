@@ -42,6 +42,9 @@ int engine_finish(Engine *e, int timeout_ms);
 int run_engine(const char *const *args, const char *input, char *output, size_t size, int timeout_ms);
 /* The move at the start of move_text is legal in fen after moves (UCI, space-separated). */
 bool legal_in(const char *fen, const char *moves, const char *move_text);
+/* The same in Chess960 notation when chess960 is set: castling as the king taking its rook,
+ * or O-O / O-O-O. */
+bool legal_in_game(const char *fen, const char *moves, const char *move_text, bool chess960);
 /* The text after "bestmove ". */
 const char *bestmove_of(const char *line);
 /* The FEN line of `d`. */

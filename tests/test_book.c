@@ -105,12 +105,12 @@ TEST(book, lookups_in_a_small_book) {
 
     CHECK(pos_set_fen(&pos, castle_fen, NULL, 0));
     CHECK(book_moves(&pos, moves, BOOK_MAX_MOVES) == 1);
-    move_to_uci(moves[0].move, mv);
+    move_to_uci(&pos, moves[0].move, mv);
     CHECK_MSG(!strcmp(mv, "e1g1") && moves[0].weight == 7, "castling read as %s", mv);
 
     CHECK(pos_set_fen(&pos, promo_fen, NULL, 0));
     CHECK(book_moves(&pos, moves, BOOK_MAX_MOVES) == 2);
-    move_to_uci(book_choose(&pos, true, 12345), mv);
+    move_to_uci(&pos, book_choose(&pos, true, 12345), mv);
     CHECK_MSG(!strcmp(mv, "e7e8q"), "promotion read as %s", mv);
 
     CHECK(pos_set_fen(&pos, "4k3/8/8/8/8/8/8/4K3 w - - 0 1", NULL, 0));

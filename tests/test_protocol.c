@@ -210,6 +210,51 @@ TEST(protocol, uci_no_legal_moves) {
     CHECK(engine_finish(&e, 2000) == 0);
 }
 
+/* Sends go_args as a `go` and checks that the bestmove is want. */
+static void expect_bestmove(Engine *e, const char *go_args, const char *want) {
+    char line[8192];
+    engine_send(e, "go %s", go_args);
+    CHECK_MSG(engine_expect(e, "bestmove ", line, sizeof line, SEARCH_TIMEOUT_MS, NULL, 0), "go %s: no bestmove", go_args);
+    char got[16] = "";
+    sscanf(bestmove_of(line), "%15s", got);
+    CHECK_MSG(!strcmp(got, want), "go %s: want bestmove %s, got '%s'", go_args, want, line);
+}
+
+/* UCI_Chess960: castling read and written as the king taking its own rook, X-FEN and
+ * Shredder-FEN castling fields, a game from a 960 start position; off, castling is e1g1 again
+ * (and e1h1 from a GUI is still understood). */
+TEST(protocol, uci_chess960) {
+    Engine e;
+    char line[8192], seen[8192], fen[256];
+    CHECK(engine_start(&e, NULL));
+    engine_send(&e, "uci");
+    CHECK(engine_expect(&e, "uciok", NULL, 0, READ_TIMEOUT_MS, seen, sizeof seen));
+    CHECK_MSG(strstr(seen, "option name UCI_Chess960 type check default false") != NULL, "no UCI_Chess960 option");
+    engine_send(&e, "setoption name UCI_Chess960 value true");
+    /* castling mates: with the king on g1 (g8) short castling moves only the rook, to f1 (f8) */
+    engine_send(&e, "position fen 4rkr1/4p1p1/8/8/8/8/8/6KR w K - 0 1");
+    expect_bestmove(&e, "depth 3", "g1h1");
+    engine_send(&e, "position fen 6kr/8/8/8/8/8/4P1P1/4RKR1 b k - 0 1");
+    expect_bestmove(&e, "depth 3", "g8h8");
+    /* a game from a 960 start position (Shredder-FEN in, X-FEN out), both sides castled */
+    const char *start = "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1", *played = "b1a1 b8h8";
+    engine_send(&e, "position fen %s moves %s", start, played);
+    CHECK(board_fen(&e, fen, sizeof fen));
+    CHECK_MSG(!strcmp(fen, "r4rk1/pppppppp/8/8/8/8/PPPPPPPP/2KR3R w - - 2 2"), "after castling: %s", fen);
+    engine_send(&e, "go depth 5");
+    CHECK(engine_expect(&e, "bestmove ", line, sizeof line, SEARCH_TIMEOUT_MS, NULL, 0));
+    CHECK_MSG(legal_in_game(start, played, bestmove_of(line), true), "illegal: %s", line);
+    engine_send(&e, "position fen %s", start);
+    CHECK(board_fen(&e, fen, sizeof fen));
+    CHECK_MSG(!strcmp(fen, "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1"), "X-FEN: %s", fen);
+    engine_send(&e, "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    expect_bestmove(&e, "depth 1 searchmoves e1g1", "e1h1"); /* the standard form is understood in 960 too */
+    engine_send(&e, "setoption name UCI_Chess960 value false");
+    expect_bestmove(&e, "depth 1 searchmoves e1a1", "e1c1");
+    engine_send(&e, "quit");
+    CHECK(engine_finish(&e, 2000) == 0);
+}
+
 /* ------------------------------------------------------------------ xboard */
 
 
@@ -367,6 +412,44 @@ TEST(protocol, xboard_ponder_hit) {
         CHECK_MSG(engine_expect(&e, "move ", line, sizeof line, 4000, NULL, 0), "no move after ponder hit");
         CHECK_MSG(legal_in(START_FEN, moves, line + 5), "illegal %s after %s", line, moves);
     }
+    engine_send(&e, "quit");
+    CHECK(engine_finish(&e, 2000) == 0);
+}
+
+/* variant fischerandom: announced, castling taken as O-O / O-O-O (and king takes rook),
+ * the engine's castling sent as O-O; `new` goes back to standard chess. */
+TEST(protocol, xboard_fischerandom) {
+    Engine e;
+    char features[8192], seen[8192], line[8192], fen[256];
+    xboard_open(&e, features, sizeof features);
+    CHECK_MSG(strstr(features, "variants=\"normal,fischerandom\"") != NULL, "fischerandom not announced");
+    engine_send(&e, "new");
+    engine_send(&e, "variant fischerandom");
+    engine_send(&e, "force");
+    const char *start = "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1";
+    engine_send(&e, "setboard %s", start);
+    engine_send(&e, "usermove O-O-O");
+    engine_send(&e, "usermove b8h8");
+    CHECK(xboard_sync(&e, 1, seen, sizeof seen));
+    CHECK_MSG(!strstr(seen, "Error") && !strstr(seen, "Illegal"), "castling refused: %s", seen);
+    CHECK(board_fen(&e, fen, sizeof fen));
+    CHECK_MSG(!strcmp(fen, "r4rk1/pppppppp/8/8/8/8/PPPPPPPP/2KR3R w - - 2 2"), "after castling: %s", fen);
+    engine_send(&e, "sd 4");
+    engine_send(&e, "go");
+    CHECK_MSG(engine_expect(&e, "move ", line, sizeof line, SEARCH_TIMEOUT_MS, NULL, 0), "no move");
+    CHECK_MSG(legal_in_game(start, "O-O-O O-O", line + 5, true), "illegal engine move %s", line);
+    engine_send(&e, "force");
+    engine_send(&e, "setboard 4rkr1/4p1p1/8/8/8/8/8/6KR w K - 0 1"); /* castling mates */
+    engine_send(&e, "go");
+    CHECK(engine_expect(&e, "move ", line, sizeof line, SEARCH_TIMEOUT_MS, NULL, 0));
+    CHECK_MSG(!strcmp(line, "move O-O"), "want move O-O, got '%s'", line);
+    engine_send(&e, "new"); /* standard chess again: e1g1 is castling, O-O still understood */
+    engine_send(&e, "force");
+    engine_send(&e, "setboard r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    engine_send(&e, "usermove e1g1");
+    engine_send(&e, "usermove O-O-O");
+    CHECK(board_fen(&e, fen, sizeof fen));
+    CHECK_MSG(!strcmp(fen, "2kr3r/8/8/8/8/8/8/R4RK1 w - - 2 2"), "standard castling: %s", fen);
     engine_send(&e, "quit");
     CHECK(engine_finish(&e, 2000) == 0);
 }

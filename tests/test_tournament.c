@@ -406,7 +406,7 @@ TEST(tournament, xboard_resigns_when_allowed) {
         CHECK(reply != MOVE_NONE);
         if (reply == MOVE_NONE) break;
         char text[8];
-        move_to_uci(reply, text);
+        move_to_uci(&pos, reply, text);
         pos_make_move(&pos, reply);
         engine_send(&e, "usermove %s", text);
     }

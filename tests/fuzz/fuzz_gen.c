@@ -134,7 +134,7 @@ static size_t append_moves(Gen *g, char *buf, size_t n, size_t size, int count, 
         if (m == MOVE_NONE) break;
         char text[16];
         if (san) move_to_san(&g->pos, m, text);
-        else move_to_uci(m, text);
+        else move_to_uci(&g->pos, m, text);
         n += (size_t)snprintf(buf + n, size - n, " %s", text);
         play(g, m);
     }
@@ -211,7 +211,7 @@ static void gen_go_unbounded(Gen *g) {
             generate_legal(&g->pos, &list);
             int k = 1 + fuzz_below(g->rng, 4);
             for (int j = 0; j < k && list.count; j++) {
-                move_to_uci(list.moves[fuzz_below(g->rng, list.count)], a);
+                move_to_uci(&g->pos, list.moves[fuzz_below(g->rng, list.count)], a);
                 n += (size_t)snprintf(line + n, sizeof line - n, " %s", a);
             }
             g->pos = saved;
@@ -234,7 +234,7 @@ static void gen_go_bounded(Gen *g, bool batch) {
     case 5: {
         Move m = random_move(g);
         char text[8];
-        move_to_uci(m, text);
+        move_to_uci(&g->pos, m, text);
         fuzz_add_text(g->s, "go depth 2 searchmoves %s", text);
         break;
     }
@@ -413,7 +413,7 @@ static void gen_xboard_usermove(Gen *g) {
     if (m == MOVE_NONE) return;
     char text[16];
     if (fuzz_chance(g->rng, 30)) move_to_san(&g->pos, m, text);
-    else move_to_uci(m, text);
+    else move_to_uci(&g->pos, m, text);
     if (fuzz_chance(g->rng, 70)) fuzz_add_text(g->s, "usermove %s", text);
     else fuzz_add_text(g->s, "%s", text);
     play(g, m);

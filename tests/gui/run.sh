@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # GUI test: one short game under the real xboard GUI (on a virtual X display) between
 # Squall and Fairy-Max, twice: Squall speaking xboard/CECP directly, then speaking UCI
-# through polyglot. Checks the saved PGN (a result, a normal ending) and the GUI's
-# engine log (no illegal-move, error or false-claim messages from Squall).
+# through polyglot. Then two Chess960 games (xboard's -variant fischerandom) against
+# Stockfish through polyglot, as Fairy-Max does not play it: Squall direct, then through
+# polyglot (which sets UCI_Chess960). Checks the saved PGN (a result, a normal ending) and
+# the GUI's engine log (no illegal-move, error or false-claim messages from Squall).
 #
 # usage: tests/gui/run.sh [path/to/squall]      (default ./squall)
 set -euo pipefail
@@ -11,8 +13,8 @@ engine=$(realpath "${1:-./squall}")
 engine_dir=$(dirname "$engine")
 export PATH="$PATH:/usr/games"
 
-for tool in xboard xvfb-run fairymax polyglot; do
-    command -v "$tool" >/dev/null || { echo "test-gui: '$tool' not found (apt-get install xboard xvfb fairymax polyglot)"; exit 1; }
+for tool in xboard xvfb-run fairymax polyglot stockfish; do
+    command -v "$tool" >/dev/null || { echo "test-gui: '$tool' not found (apt-get install xboard xvfb fairymax polyglot stockfish)"; exit 1; }
 done
 [ -x "$engine" ] || { echo "test-gui: engine '$engine' not found or not executable"; exit 1; }
 
@@ -28,20 +30,21 @@ opponent="$work/fairymax-filtered"
 printf '#!/bin/sh\ngrep --line-buffered -vx computer | exec fairymax "$@"\n' >"$opponent"
 chmod +x "$opponent"
 
-# play NAME ENGINE_COMMAND OPPONENT: one game, Squall as the first program (white).
-# Returns 2 when the opponent broke down (not Squall's fault: worth another try).
+# play NAME ENGINE_COMMAND OPPONENT [XBOARD_ARGS...]: one game, Squall as the first program
+# (white). Returns 2 when the opponent broke down (not Squall's fault: worth another try).
 play() {
     local name=$1 fcp=$2 opponent=$3
+    shift 3
     local pgn="$work/$name.pgn" debug="$work/$name.debug"
     rm -f "$pgn" "$debug"
-    echo "test-gui: $name: playing Squall vs $(basename "$opponent") (10 s + 0.1 s)"
+    echo "test-gui: $name: playing Squall vs $(basename "${opponent##* }") (10 s + 0.1 s) $*"
     # Booleans spelled out as "-name true/false": a bare word would be read as a game file.
     ( cd "$work" && timeout 300 xvfb-run -a xboard \
         -fcp "$fcp" -fd "$engine_dir" -scp "$opponent" -sd "$work" \
         -matchMode true -matchGames 1 -tc 0:10 -inc 0.1 \
         -saveGameFile "$pgn" -autoCallFlag true -testClaims true \
         -popupExitMessage false -popupMoveErrors false -saveSettingsOnExit false \
-        -soundProgram "" -debugMode true -nameOfDebugFile "$debug" \
+        -soundProgram "" -debugMode true -nameOfDebugFile "$debug" "$@" \
         >"$work/$name.out" 2>&1 ) || { echo "test-gui: $name: xboard failed or timed out"; }
     if [ -s "$pgn" ] && grep -q 'second chess program' "$pgn"; then
         echo "test-gui: $name: the opponent broke down: $(grep -o '{[^}]*second chess program[^}]*}' "$pgn" | head -1)"
@@ -101,6 +104,13 @@ check() {
 
 play_with_retry xboard "$engine" "$opponent"
 play_with_retry uci "polyglot -noini -log true -lf $work/polyglot.log -ec $engine -ed $engine_dir" "$opponent"
+
+# Chess960 from fixed start positions (xboard numbers them as usual, 0..959): QBBNRNKR has
+# the king on g1, so castling short moves only the rook; RKRNNQBB has it on b1 between its rooks.
+stockfish="polyglot -noini -ec $(command -v stockfish)"
+play_with_retry frc-xboard "$engine" "$stockfish" -variant fischerandom -defaultFrcPosition 100
+play_with_retry frc-uci "polyglot -noini -log true -lf $work/polyglot-frc.log -ec $engine -ed $engine_dir" "$stockfish" \
+    -variant fischerandom -defaultFrcPosition 959
 
 if [ $failures -gt 0 ]; then
     echo "test-gui: $failures failure(s)"
