@@ -7,19 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "random.h"
+
 uint64_t zobrist_piece[PIECE_NB][SQUARE_NB];
 uint64_t zobrist_castling[16];
 uint64_t zobrist_ep_file[8];
 uint64_t zobrist_side;
 
 static const char piece_chars[] = "PNBRQKpnbrqk";
-
-static uint64_t splitmix64(uint64_t *state) {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
 
 void board_init(void) {
     static bool done = false;

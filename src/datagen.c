@@ -16,6 +16,7 @@
 #include "evaluate.h"
 #include "movegen.h"
 #include "nnue.h"
+#include "random.h"
 #include "search.h"
 #include "sha256.h"
 #include "threads.h"
@@ -24,17 +25,9 @@
 
 /* ---------------- random numbers ---------------- */
 
-/* splitmix64: one independent stream per game, derived from (seed, game index) */
-static uint64_t rng_next(uint64_t *state) {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
 static uint64_t game_rng_seed(uint64_t seed, uint64_t game) {
     uint64_t s = seed * 0xD1B54A32D192ED03ULL + game;
-    rng_next(&s);
+    splitmix64(&s);
     return s ^ 0x4441544147454E31ULL; /* "DATAGEN1" */
 }
 
@@ -72,13 +65,13 @@ static bool play_opening(SearchWorker *worker, Position *pos, uint64_t *rng, con
     for (int attempt = 0; attempt < DATAGEN_OPENING_TRIES; attempt++) {
         pos_set_startpos(pos);
         int plies = cfg->random_plies;
-        if (plies > 0) plies += (int)(rng_next(rng) % 3) - 1; /* 8 +- 1 by default */
+        if (plies > 0) plies += (int)(splitmix64(rng) % 3) - 1; /* 8 +- 1 by default */
         bool dead_end = false;
         for (int i = 0; i < plies && !dead_end; i++) {
             MoveList list;
             generate_legal(pos, &list);
             if (list.count == 0) dead_end = true;
-            else pos_make_move(pos, list.moves[rng_next(rng) % (uint64_t)list.count]);
+            else pos_make_move(pos, list.moves[splitmix64(rng) % (uint64_t)list.count]);
         }
         if (dead_end || count_legal_moves(pos) == 0) {
             g->stats.openings_rejected++;

@@ -6,18 +6,11 @@
 #include <string.h>
 
 #include "nnue.h"
-
-/* splitmix64: small, fast and the same on every platform */
-static uint64_t next_random(uint64_t *state) {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
+#include "random.h"
 
 /* Uniform integer in [lo, hi]. */
 static int random_range(uint64_t *state, int lo, int hi) {
-    return lo + (int)(next_random(state) % (uint64_t)(hi - lo + 1));
+    return lo + (int)(splitmix64(state) % (uint64_t)(hi - lo + 1));
 }
 
 void nnue_net_init_random(NnueNet *net, uint64_t seed) {

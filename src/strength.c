@@ -3,6 +3,8 @@
 
 #include <math.h>
 
+#include "random.h"
+
 #define STRENGTH_NODES_AT_MIN 64       /* a search of a few plies */
 #define STRENGTH_ELO_PER_DOUBLING 125  /* each doubling of the node budget buys this much */
 #define STRENGTH_ERROR_AT_MIN_CP 250   /* the error shrinks linearly to none at the top Elo */
@@ -18,18 +20,10 @@ int strength_error_cp(int elo) {
     return STRENGTH_ERROR_AT_MIN_CP * (STRENGTH_ELO_MAX - clamp_elo(elo)) / (STRENGTH_ELO_MAX - STRENGTH_ELO_MIN);
 }
 
-/* splitmix64: a well-mixed sequence from any seed, zero included. */
-static uint64_t next_random(uint64_t *state) {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
 /* A standard normal deviate (Box-Muller). */
 static double normal_random(uint64_t *state) {
-    double u1 = ((double)(next_random(state) >> 11) + 1.0) / 9007199254740993.0; /* (0, 1] */
-    double u2 = (double)(next_random(state) >> 11) / 9007199254740992.0;         /* [0, 1) */
+    double u1 = ((double)(splitmix64(state) >> 11) + 1.0) / 9007199254740993.0; /* (0, 1] */
+    double u2 = (double)(splitmix64(state) >> 11) / 9007199254740992.0;         /* [0, 1) */
     return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
 }
 

@@ -24,6 +24,7 @@
 
 #include "board.h"
 #include "nnue.h"
+#include "random.h"
 #include "train_data.h"
 #include "train_model.h"
 #include "train_optim.h"
@@ -85,13 +86,6 @@ static double cpu_seconds(void) {
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static uint64_t rng_next(uint64_t *state) {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
 }
 
 static inline size_t part_begin(size_t n, int t, int threads) { return n * (size_t)t / (size_t)threads; }
@@ -220,8 +214,6 @@ static void job_update(Trainer *tr, int t) {
     }
 }
 
-static float sigmoidf(float x) { return 1.0f / (1.0f + expf(-x)); }
-
 static void job_eval(Trainer *tr, int t) {
     size_t lo = part_begin(tr->eval_count, t, tr->threads), hi = part_begin(tr->eval_count, t + 1, tr->threads);
     double loss = 0, score_loss = 0;
@@ -229,8 +221,8 @@ static void job_eval(Trainer *tr, int t) {
     for (size_t i = lo; i < hi; i++) {
         train_sample_from_record(&tr->data.records[tr->eval[i]], &s);
         float target = train_target(&s, &tr->target);
-        float d = sigmoidf(train_model_forward_cp(&tr->model, &s) / tr->target.k) - target;
-        float ds = sigmoidf(s.score / tr->target.k) - target;
+        float d = train_sigmoid(train_model_forward_cp(&tr->model, &s) / tr->target.k) - target;
+        float ds = train_sigmoid(s.score / tr->target.k) - target;
         loss += (double)d * d;
         score_loss += (double)ds * ds;
     }
@@ -487,7 +479,7 @@ static float row_weight_decay(const TrainConfig *cfg) {
 static void shuffle(uint32_t *order, size_t n, uint64_t seed, int epoch) {
     uint64_t s = seed * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(epoch + 1) * 0xD1B54A32D192ED03ULL;
     for (size_t i = n; i > 1; i--) {
-        size_t j = (size_t)(rng_next(&s) % i);
+        size_t j = (size_t)(splitmix64(&s) % i);
         uint32_t tmp = order[i - 1];
         order[i - 1] = order[j], order[j] = tmp;
     }

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "random.h"
+
 #ifdef TM_EFF_HALF
 #include <immintrin.h>
 #endif
@@ -95,15 +97,8 @@ void train_model_clip(TrainModel *m) {
 
 /* ---------------- initialization ---------------- */
 
-static uint64_t rng_next(uint64_t *state) {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
 static float uniform(uint64_t *state, float lo, float hi) {
-    return lo + (hi - lo) * (float)((rng_next(state) >> 40) * (1.0 / 16777216.0));
+    return lo + (hi - lo) * (float)((splitmix64(state) >> 40) * (1.0 / 16777216.0));
 }
 
 /* Starting material values in centipawns by piece type (kings share one plane: 0). */
@@ -286,7 +281,6 @@ void train_model_refresh_transpose(TrainModel *m) {
 
 static inline float clip01(float x) { return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
 static inline bool inside01(float x) { return x > 0.0f && x < 1.0f; }
-static inline float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
 
 #define PREFETCH_AHEAD 2 /* rows */
 
@@ -371,7 +365,7 @@ float train_model_forward_cp(const TrainModel *m, const TrainSample *s) {
 }
 
 float train_target(const TrainSample *s, const TrainTarget *t) {
-    return t->lambda * sigmoid(s->score / t->k) + (1.0f - t->lambda) * s->result;
+    return t->lambda * train_sigmoid(s->score / t->k) + (1.0f - t->lambda) * s->result;
 }
 
 /* Per-thread work space of one group. */
@@ -398,7 +392,7 @@ static void tail_backward(const TrainModel *m, const TrainSample *s, const Train
     float *G = g->small - TM_SMALL; /* index the gradient like P */
     _Alignas(64) float x1[TM_L2], z2[TM_L3], x2[TM_L3], dz2[TM_L3], dx1[TM_L2];
     float y = tail_forward(m, z1, x1, z2, x2, psqt);
-    float pred = sigmoid(y * TRAIN_OUTPUT_SCALE / t->k);
+    float pred = train_sigmoid(y * TRAIN_OUTPUT_SCALE / t->k);
     float diff = pred - train_target(s, t);
     g->loss += (double)diff * diff;
     /* MSE through the sigmoid, then cp = OUTPUT_SCALE * y */

@@ -12,6 +12,7 @@
 #ifndef SQUALL_TRAIN_MODEL_H
 #define SQUALL_TRAIN_MODEL_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -125,6 +126,9 @@ void train_model_refresh_transpose(TrainModel *m);
 
 bool train_grad_alloc(TrainGrad *g);
 void train_grad_free(TrainGrad *g);
+
+/* The logistic function that maps centipawns / K to an expected score. */
+static inline float train_sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
 
 /* Target of a sample: lambda * sigmoid(score / k) + (1 - lambda) * result. */
 float train_target(const TrainSample *s, const TrainTarget *t);
