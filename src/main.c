@@ -15,6 +15,7 @@
 #include "perft.h"
 #include "threads.h"
 #include "train.h"
+#include "tune.h"
 #include "version.h"
 
 typedef int (*SubcommandMain)(int argc, char **argv);
@@ -35,6 +36,7 @@ static const struct {
     {"nnue-speed", nnue_speed_main, "nnue-speed [--iterations N]   NNUE kernel timings"},
     {"datagen", datagen_main, "datagen --out FILE --games N|--positions N [...]   self-play training data"},
     {"train", train_main, "train --data FILE[,FILE] --out NET [...]   train a net from datagen records"},
+    {"tune", tune_main, "tune --openings FILE [...]   SPSA tuning of the search constants (make TUNE=1)"},
 };
 
 #define SUBCOMMAND_COUNT ((int)(sizeof subcommands / sizeof subcommands[0]))

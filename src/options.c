@@ -50,7 +50,19 @@ enum { OPT_HASH, OPT_THREADS, OPT_MULTIPV, OPT_PONDER, OPT_EVALFILE, OPT_OVERHEA
        OPT_LAZYEVAL, OPT_LAZYMARGIN, OPT_NNUEEAGER, OPT_WDL, OPT_CHESS960, OPT_CLEARHASH, OPT_LIMITSTRENGTH,
        OPT_ELO, OPT_OWNBOOK, OPT_BOOKFILE, OPT_BOOKCHOICE, OPT_RESIGN, OPT_COUNT };
 
-static const OptionInfo option_table[OPT_COUNT] = {
+#ifdef SQUALL_TUNE
+/* Tuning build: every search constant is also a spin option of its own name, after the others;
+ * it sets the constant in engine_options.settings, which each search takes with it. */
+#define OPTION_TOTAL (OPT_COUNT + SEARCH_TUNABLE_COUNT)
+#define TUNABLE_OPTION(name, value, min, max, step) \
+    [OPT_COUNT + name##_INDEX] = {#name, OPTION_SPIN, min, max, NULL, true, false, false},
+#define TUNABLE_OPTIONS SEARCH_TUNABLES(TUNABLE_OPTION)
+#else
+#define OPTION_TOTAL OPT_COUNT
+#define TUNABLE_OPTIONS
+#endif
+
+static const OptionInfo option_table[OPTION_TOTAL] = {
     [OPT_HASH] = {"Hash", OPTION_SPIN, 1, 65536, NULL, false, true, false},
     [OPT_THREADS] = {"Threads", OPTION_SPIN, 1, SEARCH_MAX_THREADS, NULL, false, true, false},
     [OPT_MULTIPV] = {"MultiPV", OPTION_SPIN, 1, 64, NULL, true, false, false},
@@ -70,16 +82,17 @@ static const OptionInfo option_table[OPT_COUNT] = {
     [OPT_BOOKFILE] = {"BookFile", OPTION_STRING, 0, 0, NULL, true, false, false},
     [OPT_BOOKCHOICE] = {"BookChoice", OPTION_COMBO, 0, 0, "weighted best", true, false, false},
     [OPT_RESIGN] = {"Resign", OPTION_CHECK, 0, 1, NULL, true, false, true},
+    TUNABLE_OPTIONS
 };
 
-int options_count(void) { return OPT_COUNT; }
+int options_count(void) { return OPTION_TOTAL; }
 
 const OptionInfo *options_info(int index) {
-    return index >= 0 && index < OPT_COUNT ? &option_table[index] : NULL;
+    return index >= 0 && index < OPTION_TOTAL ? &option_table[index] : NULL;
 }
 
 const OptionInfo *options_find(const char *name) {
-    for (int i = 0; i < OPT_COUNT; i++)
+    for (int i = 0; i < OPTION_TOTAL; i++)
         if (!strcasecmp(option_table[i].name, name)) return &option_table[i];
     return NULL;
 }
@@ -100,7 +113,11 @@ static int spin_value(int id) {
     case OPT_ELO: return engine_options.strength_elo;
     case OPT_OWNBOOK: return engine_options.own_book;
     case OPT_RESIGN: return engine_options.resign;
+#ifdef SQUALL_TUNE
+    default: return id >= OPT_COUNT ? settings_param(&engine_options.settings, id - OPT_COUNT) : 0;
+#else
     default: return 0;
+#endif
     }
 }
 
@@ -239,7 +256,13 @@ bool options_set(const char *name, const char *value, char *err, size_t err_size
         snprintf(eval_file, sizeof eval_file, "%s", path);
         break;
     }
+#ifdef SQUALL_TUNE
+    default:
+        if (id >= OPT_COUNT) settings_set_param(&engine_options.settings, id - OPT_COUNT, v);
+        break;
+#else
     default: break;
+#endif
     }
     return true;
 }

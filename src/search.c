@@ -94,7 +94,17 @@ typedef struct {
     int quiet_count, capture_count;
 } TriedMoves;
 
-static int lmr_table[MAX_PLY][MAX_MOVES];
+/* Late-move reductions by depth and move number, and the LMR constants they were computed for:
+ * computed at start-up, and in tuning builds again on a thread whose search has other ones. */
+static SEARCH_PARAM_PER_THREAD int lmr_table[MAX_PLY][MAX_MOVES];
+static SEARCH_PARAM_PER_THREAD int lmr_table_base = -1, lmr_table_divisor = -1;
+
+static void lmr_table_update(void) {
+    if (lmr_table_base == LMR_BASE_PERCENT && lmr_table_divisor == LMR_DIVISOR_PERCENT) return;
+    for (int d = 1; d < MAX_PLY; d++)
+        for (int m = 1; m < MAX_MOVES; m++) lmr_table[d][m] = (int)(LMR_BASE_PERCENT / 100.0 + log(d) * log(m) / (LMR_DIVISOR_PERCENT / 100.0));
+    lmr_table_base = LMR_BASE_PERCENT, lmr_table_divisor = LMR_DIVISOR_PERCENT;
+}
 
 /* ---------- small helpers ---------- */
 
@@ -665,6 +675,8 @@ void search_iterative_deepening(SearchThread *t) {
     Move last_best = MOVE_NONE;
     int stable_iterations = 0, last_score = 0;
     if (t->root_count == 0) return;
+    settings_install_search_params(&s->settings); /* tuning builds: this search's constants */
+    lmr_table_update();
 
     for (int depth = 1; depth <= max_depth; depth++) {
         t->root_depth = depth;
@@ -720,8 +732,7 @@ void search_iterative_deepening(SearchThread *t) {
 /* ---------- one thread's searcher, as the thread pool drives it ---------- */
 
 void search_tables_init(void) {
-    for (int d = 1; d < MAX_PLY; d++)
-        for (int m = 1; m < MAX_MOVES; m++) lmr_table[d][m] = (int)(LMR_BASE_PERCENT / 100.0 + log(d) * log(m) / (LMR_DIVISOR_PERCENT / 100.0));
+    lmr_table_update();
     evaluate_init();
 }
 

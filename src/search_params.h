@@ -4,8 +4,9 @@
  * SEARCH_TUNABLES lists each tunable as TUNABLE(name, default, min, max, step). Release builds
  * compile the defaults as constants; min, max and step give the range and the perturbation
  * step a tuner may use, and are checked here so a default can never sit outside its range.
- * Depths are in plies, margins and values in centipawns, *_PERCENT values in hundredths.
- * Below the table: sizes and intervals that are not tuned. */
+ * Tuning builds (make TUNE=1, SQUALL_TUNE) make each name a per-thread variable instead: see
+ * below the table. Depths are in plies, margins and values in centipawns, *_PERCENT values in
+ * hundredths. At the end: sizes and intervals that are not tuned. */
 #ifndef SQUALL_SEARCH_PARAMS_H
 #define SQUALL_SEARCH_PARAMS_H
 
@@ -114,9 +115,49 @@
     /* default of the LazyMargin option */                                                             \
     TUNABLE(LAZY_EVAL_MARGIN, 300, 100, 1000, 40)
 
+/* NAME_DEFAULT: each default as a constant, in every build (static initializers use them). */
+#define SEARCH_PARAM_DEFAULT(name, value, min, max, step) name##_DEFAULT = (value),
+enum { SEARCH_TUNABLES(SEARCH_PARAM_DEFAULT) };
+#undef SEARCH_PARAM_DEFAULT
+
+#ifdef SQUALL_TUNE
+/* Tuning build: each name is a thread-local variable holding the constants of the search that
+ * runs on that thread. A search carries its own (EngineSettings.params) and installs them on
+ * every thread it runs on (settings_install_search_params), so searches with different
+ * constants run side by side; every tunable is also a UCI spin option. tunables.c defines them. */
+#define SEARCH_PARAM_INDEX(name, value, min, max, step) name##_INDEX,
+enum { SEARCH_TUNABLES(SEARCH_PARAM_INDEX) SEARCH_TUNABLE_COUNT };
+#undef SEARCH_PARAM_INDEX
+
+#define SEARCH_PARAM_DECLARE(name, value, min, max, step) extern _Thread_local int name;
+SEARCH_TUNABLES(SEARCH_PARAM_DECLARE)
+#undef SEARCH_PARAM_DECLARE
+
+typedef struct {
+    int values[SEARCH_TUNABLE_COUNT]; /* by NAME_INDEX */
+} SearchParams;
+
+typedef struct {
+    const char *name;
+    int default_value, min, max, step;
+} TunableInfo;
+
+extern const TunableInfo search_tunables[SEARCH_TUNABLE_COUNT]; /* the table, in its order */
+
+void search_params_install(const SearchParams *params);         /* the calling thread's values */
+
+/* Tables computed from the constants: per thread, like the constants. */
+#define SEARCH_PARAM_PER_THREAD _Thread_local
+#define SEARCH_PARAM_TABLE _Thread_local
+#else
 #define SEARCH_PARAM_CONSTANT(name, value, min, max, step) name = (value),
 enum { SEARCH_TUNABLES(SEARCH_PARAM_CONSTANT) };
 #undef SEARCH_PARAM_CONSTANT
+
+/* Tables computed from the constants: global, and constant where they can be. */
+#define SEARCH_PARAM_PER_THREAD
+#define SEARCH_PARAM_TABLE const
+#endif
 
 #define SEARCH_PARAM_RANGE_CHECK(name, value, min, max, step) \
     _Static_assert((min) <= (value) && (value) <= (max) && (step) > 0, #name ": default outside its range");

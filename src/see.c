@@ -2,10 +2,9 @@
  * x-rays appear as pieces leave, and either side may stop when continuing loses. */
 #include "see.h"
 
-#include "search_params.h"
-
-const int see_piece_value[PIECE_TYPE_NB] = {SEE_VALUE_PAWN, SEE_VALUE_KNIGHT, SEE_VALUE_BISHOP, SEE_VALUE_ROOK,
-                                            SEE_VALUE_QUEEN, SEE_VALUE_KING};
+SEARCH_PARAM_TABLE int see_piece_value[PIECE_TYPE_NB] = {SEE_VALUE_PAWN_DEFAULT, SEE_VALUE_KNIGHT_DEFAULT,
+                                                         SEE_VALUE_BISHOP_DEFAULT, SEE_VALUE_ROOK_DEFAULT,
+                                                         SEE_VALUE_QUEEN_DEFAULT, SEE_VALUE_KING};
 
 bool see_at_least(const Position *pos, Move m, int threshold) {
     if (move_kind(m) == MOVE_CASTLING) return threshold <= 0;

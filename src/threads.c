@@ -121,6 +121,7 @@ void search_start(const Position *root, const SearchLimits *limits, const Engine
     engine.report = true;
     atomic_store(&engine.stop, false);
     atomic_store(&engine.pondering, limits->ponder);
+    settings_install_search_params(settings); /* tuning builds: the time manager's constants */
     timeman_init(&engine.tm, limits, root->side, root->game_ply, limits->move_overhead_ms);
     atomic_store(&engine_running, true);
     engine_thread_started = pthread_create(&engine_main_thread, NULL, engine_main, NULL) == 0;
@@ -198,6 +199,7 @@ SearchResult search_worker_run(SearchWorker *w, const Position *root, const Sear
     w->shared.report = false;
     atomic_store(&w->shared.stop, false);
     atomic_store(&w->shared.pondering, false);
+    settings_install_search_params(settings); /* tuning builds: the time manager's constants */
     timeman_init(&w->shared.tm, &w->shared.limits, root->side, root->game_ply, limits->move_overhead_ms);
     run_search(&w->shared, root, &res);
     return res;

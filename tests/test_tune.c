@@ -1,0 +1,191 @@
+/* The tuning build (make TUNE=1 compiles these tests; make test builds and runs them): every tunable is a UCI spin
+ * option that changes what the search uses, each search keeps its own constants even when
+ * two run at once, and a tiny node-limited SPSA run is reproducible from its seed, resumes
+ * from its checkpoint to the same values, and prints the table's source lines. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "board.h"
+#include "options.h"
+#include "threads.h"
+#include "tune.h"
+#include "test.h"
+
+TEST(tune, every_tunable_is_a_spin_option) {
+    for (int i = 0; i < SEARCH_TUNABLE_COUNT; i++) {
+        const TunableInfo *t = &search_tunables[i];
+        const OptionInfo *opt = options_find(t->name);
+        CHECK_MSG(opt && opt->kind == OPTION_SPIN && opt->min == t->min && opt->max == t->max, "%s", t->name);
+        if (!opt) continue;
+        char line[256], want[256];
+        options_uci_line(opt, line, sizeof line);
+        snprintf(want, sizeof want, "option name %s type spin default %d min %d max %d", t->name, t->default_value, t->min,
+                 t->max);
+        CHECK_MSG(!strcmp(line, want), "'%s', want '%s'", line, want);
+    }
+}
+
+/* A depth-8 search of one middlegame from fresh tables (callable from several threads). */
+static SearchResult search_with(SearchWorker *w, const EngineSettings *settings) {
+    SearchResult r = {0};
+    Position *pos = malloc(sizeof *pos);
+    if (!pos) return r;
+    pos_set_fen(pos, "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8", NULL, 0);
+    SearchLimits limits;
+    search_limits_clear(&limits);
+    limits.depth = 8;
+    search_worker_clear(w);
+    r = search_worker_run(w, pos, &limits, settings);
+    free(pos);
+    return r;
+}
+
+TEST(tune, setting_an_option_changes_the_search) {
+    char err[128];
+    EngineSettings before = engine_options.settings;
+    before.eval_mode = EVAL_MODE_CLASSICAL;
+    CHECK_MSG(options_set("LMR_DIVISOR_PERCENT", "150", err, sizeof err), "%s", err);
+    CHECK(!options_set("LMR_DIVISOR_PERCENT", "149", err, sizeof err)); /* below its range */
+    EngineSettings after = engine_options.settings;
+    after.eval_mode = EVAL_MODE_CLASSICAL;
+    CHECK(settings_param(&after, LMR_DIVISOR_PERCENT_INDEX) == 150);
+    /* the thread running a search reads the values it was started with */
+    settings_install_search_params(&after);
+    CHECK(LMR_DIVISOR_PERCENT == 150);
+    settings_install_search_params(&before);
+    CHECK(LMR_DIVISOR_PERCENT == LMR_DIVISOR_PERCENT_DEFAULT);
+    SearchWorker *w = search_worker_create(8);
+    CHECK(w);
+    if (w) {
+        uint64_t nodes_before = search_with(w, &before).nodes, nodes_after = search_with(w, &after).nodes;
+        CHECK_MSG(nodes_before != nodes_after, "LMR divisor 150 searched the same %llu nodes", (unsigned long long)nodes_after);
+        search_worker_destroy(w);
+    }
+    /* LazyMargin and LAZY_EVAL_MARGIN are one setting */
+    CHECK(options_set("LAZY_EVAL_MARGIN", "250", err, sizeof err) && engine_options.settings.lazy_margin == 250);
+    char text[32];
+    options_value_text(options_find("LazyMargin"), text, sizeof text);
+    CHECK_MSG(!strcmp(text, "250"), "LazyMargin reads %s", text);
+    CHECK(options_set("LMR_DIVISOR_PERCENT", "225", err, sizeof err) && options_set("LazyMargin", "300", err, sizeof err));
+}
+
+typedef struct {
+    SearchWorker *worker;
+    const EngineSettings *settings;
+    SearchResult result;
+} Player;
+
+static void *player_main(void *arg) {
+    Player *p = arg;
+    p->result = search_with(p->worker, p->settings);
+    return NULL;
+}
+
+/* Two searches with different constants at the same time each search exactly as alone. */
+TEST(tune, concurrent_searches_keep_their_own_constants) {
+    EngineSettings settings[2] = {ENGINE_SETTINGS_DEFAULT, ENGINE_SETTINGS_DEFAULT};
+    settings[0].eval_mode = settings[1].eval_mode = EVAL_MODE_CLASSICAL;
+    settings_set_param(&settings[1], RFP_MARGIN_INDEX, 40);
+    settings_set_param(&settings[1], LMR_DIVISOR_PERCENT_INDEX, 300);
+    settings_set_param(&settings[1], SEE_VALUE_KNIGHT_INDEX, 400);
+    Player players[2];
+    uint64_t alone[2];
+    for (int i = 0; i < 2; i++) {
+        players[i].worker = search_worker_create(8);
+        players[i].settings = &settings[i];
+        CHECK(players[i].worker);
+        if (!players[i].worker) return;
+        alone[i] = search_with(players[i].worker, &settings[i]).nodes;
+    }
+    CHECK(alone[0] != alone[1]);
+    for (int round = 0; round < 3; round++) {
+        pthread_t threads[2];
+        for (int i = 0; i < 2; i++) pthread_create(&threads[i], NULL, player_main, &players[i]);
+        for (int i = 0; i < 2; i++) pthread_join(threads[i], NULL);
+        for (int i = 0; i < 2; i++)
+            CHECK_MSG(players[i].result.nodes == alone[i], "player %d: %llu nodes beside the other, %llu alone", i,
+                      (unsigned long long)players[i].result.nodes, (unsigned long long)alone[i]);
+    }
+    for (int i = 0; i < 2; i++) search_worker_destroy(players[i].worker);
+}
+
+static void tiny_config(TuneConfig *cfg, const char *openings, const char *checkpoint) {
+    tune_config_defaults(cfg);
+    cfg->openings_path = openings;
+    cfg->checkpoint_path = checkpoint;
+    cfg->param_names = "RFP_MARGIN,LMR_DIVISOR_PERCENT,FUTILITY_BASE";
+    cfg->iterations = 6;
+    cfg->threads = 2;
+    cfg->seed = 7;
+    cfg->nodes = 300;
+    cfg->hash_mb = 2;
+    cfg->max_plies = 60;
+    cfg->r_end = 0.05; /* large steps, so six pairs move the values */
+    cfg->settings.eval_mode = EVAL_MODE_CLASSICAL;
+}
+
+TEST(tune, spsa_run_is_reproducible_resumes_and_prints_the_table) {
+    char openings[128], checkpoint[128], err[256];
+    snprintf(openings, sizeof openings, "/tmp/squall-test-tune-openings-%d", (int)getpid());
+    snprintf(checkpoint, sizeof checkpoint, "/tmp/squall-test-tune-checkpoint-%d", (int)getpid());
+    FILE *f = fopen(openings, "w");
+    CHECK(f);
+    if (!f) return;
+    fputs("e2e4 e7e5 g1f3 b8c6\n# a comment\n\nd2d4 d7d5 c2c4 e7e6\nc2c4 g8f6 b1c3 e7e5 g2g3\n", f);
+    fclose(f);
+    TuneConfig cfg;
+    TuneState a, b, resumed;
+    tiny_config(&cfg, openings, NULL);
+    CHECK_MSG(tune_run(&cfg, &a, NULL, err, sizeof err), "%s", err);
+    CHECK_MSG(tune_run(&cfg, &b, NULL, err, sizeof err), "%s", err);
+    CHECK(a.done == 6 && !a.stopped && a.wins + a.draws + a.losses == 12);
+    CHECK(a.count == 3 && !memcmp(a.theta, b.theta, sizeof a.theta));
+    bool moved = false;
+    for (int i = 0; i < a.count; i++) moved |= a.theta[i] != search_tunables[a.tunable[i]].default_value;
+    CHECK_MSG(moved || a.wins == a.losses, "no value moved after %llu wins and %llu losses", (unsigned long long)a.wins,
+              (unsigned long long)a.losses);
+
+    /* stopped after the first batch (two threads: four pairs), then resumed */
+    unlink(checkpoint);
+    tiny_config(&cfg, openings, checkpoint);
+    cfg.stop_after = 4;
+    CHECK_MSG(tune_run(&cfg, &resumed, NULL, err, sizeof err), "%s", err);
+    CHECK(resumed.stopped && resumed.done == 4);
+    cfg.stop_after = 0;
+    CHECK_MSG(tune_run(&cfg, &resumed, NULL, err, sizeof err), "%s", err);
+    CHECK(resumed.done == 6 && !resumed.stopped && !memcmp(resumed.theta, a.theta, sizeof a.theta));
+    CHECK(resumed.wins == a.wins && resumed.draws == a.draws && resumed.losses == a.losses);
+    /* a checkpoint is resumed only by the run that wrote it */
+    cfg.seed = 8;
+    CHECK(!tune_run(&cfg, &resumed, NULL, err, sizeof err) && strstr(err, "other settings"));
+    unlink(checkpoint);
+
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    tune_print_table_lines(&a, out);
+    fclose(out);
+    int lines = 0;
+    for (char *save, *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save), lines++) {
+        char name[64];
+        int value, min, max, step;
+        bool parsed = sscanf(line, "    TUNABLE(%63[A-Z_], %d, %d, %d, %d)", name, &value, &min, &max, &step) == 5;
+        const TunableInfo *t = &search_tunables[a.tunable[lines < a.count ? lines : 0]];
+        CHECK_MSG(parsed && !strcmp(name, t->name) && min == t->min && max == t->max && step == t->step && value >= min
+                      && value <= max && line[strlen(line) - 1] == '\\',
+                  "'%s'", line);
+    }
+    CHECK(lines == a.count);
+    free(text);
+    /* bad inputs are refused with a reason */
+    tiny_config(&cfg, openings, NULL);
+    cfg.param_names = "RFP_MARGIN,NO_SUCH_CONSTANT";
+    CHECK(!tune_run(&cfg, &a, NULL, err, sizeof err) && strstr(err, "NO_SUCH_CONSTANT"));
+    f = fopen(openings, "w");
+    if (f) fputs("e2e4 e7e5 e1e2 e8e7 e2e4\n", f), fclose(f);
+    tiny_config(&cfg, openings, NULL);
+    CHECK(!tune_run(&cfg, &a, NULL, err, sizeof err) && strstr(err, ":1: 'e2e4'"));
+    unlink(openings);
+}
