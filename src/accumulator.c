@@ -24,19 +24,13 @@
 #include <string.h>
 
 #include "nnue_features.h"
-#include "simd.h"
+#include "nnue_layers.h"
 
 /* Most rows one lazy catch-up applies before a cache refresh is preferred (a refresh diff
  * is rarely more than ~8 rows). */
 #define MAX_CATCHUP_ROWS 24
 /* Rows of one refresh-cache diff: every piece gone and every piece new. */
-#define MAX_DIFF_ROWS (2 * SIMD_MAX_ROWS)
-
-static inline void acc_kernel(int16_t *dst, const int16_t *src, const int16_t *const *add, int nadd,
-                              const int16_t *const *sub, int nsub) {
-    if (nnue_simd_enabled()) simd_acc_update(dst, src, add, nadd, sub, nsub);
-    else scalar_acc_update(dst, src, add, nadd, sub, nsub);
-}
+#define MAX_DIFF_ROWS (2 * NNUE_MAX_ROWS)
 
 Accumulator *accumulator_create(void) {
     Accumulator *acc = aligned_alloc(64, (sizeof(Accumulator) + 63) & ~(size_t)63);
@@ -72,17 +66,17 @@ static int32_t psqt_from_scratch(const NnueNet *net, const Position *pos, int pe
 }
 
 void accumulator_compute_half(const NnueNet *net, const Position *pos, int perspective, AccumulatorHalf *out) {
-    const int16_t *rows[SIMD_MAX_ROWS];
+    const int16_t *rows[NNUE_MAX_ROWS];
     int ksq = pos->king_square[perspective], n = 0;
     uint32_t psqt = 0;
     Bitboard occ = pos->occupied;
-    while (occ && n < SIMD_MAX_ROWS) {
+    while (occ && n < NNUE_MAX_ROWS) {
         int sq = pop_lsb(&occ);
         int f = nnue_feature_index(perspective, sq, pos->board[sq], ksq);
         rows[n++] = net->ft_weights[f];
         psqt += (uint32_t)net->psqt_weights[f];
     }
-    acc_kernel(out->values, net->ft_biases, rows, n, NULL, 0);
+    nnue_rows_update(out->values, net->ft_biases, rows, n, NULL, 0);
     out->psqt = (int32_t)psqt;
 }
 
@@ -183,7 +177,7 @@ void accumulator_after_unmake(Accumulator *acc, const Position *pos) {
  * square: rows of the pieces that appeared since that entry was last used are added, rows of
  * those that disappeared subtracted; the entry then equals the current board too. */
 static void refresh_from_cache(Accumulator *acc, const NnueNet *net, const Position *pos, int p, int16_t *out) {
-    const int16_t *add[SIMD_MAX_ROWS], *sub[SIMD_MAX_ROWS];
+    const int16_t *add[NNUE_MAX_ROWS], *sub[NNUE_MAX_ROWS];
     int nadd = 0, nsub = 0;
     int ksq = pos->king_square[p];
     AccumulatorCacheEntry *c = &acc->cache[p][ksq];
@@ -193,7 +187,7 @@ static void refresh_from_cache(Accumulator *acc, const NnueNet *net, const Posit
         for (Bitboard b = was & ~now; b;) sub[nsub++] = net->ft_weights[nnue_feature_index(p, pop_lsb(&b), pc, ksq)];
         c->pieces[pc] = now;
     }
-    acc_kernel(c->values, c->values, add, nadd, sub, nsub);
+    nnue_rows_update(c->values, c->values, add, nadd, sub, nsub);
     memcpy(out, c->values, sizeof c->values);
 }
 
@@ -223,7 +217,7 @@ static void bring_half(Accumulator *acc, const NnueNet *net, const Position *pos
                 if (dd->to != SQ_NONE) add[nadd++] = net->ft_weights[nnue_feature_index(p, dd->to, dd->piece, ksq)];
             }
         }
-        acc_kernel(st[top].half[p].values, st[i].half[p].values, add, nadd, sub, nsub);
+        nnue_rows_update(st[top].half[p].values, st[i].half[p].values, add, nadd, sub, nsub);
     } else {
         refresh_from_cache(acc, net, pos, p, st[top].half[p].values);
     }

@@ -1,5 +1,6 @@
-/* NNUE net: file format, validated loading, the embedded default net, the forward pass and
- * the evaluation entry points. See docs/nnue.md for the format and the quantization. */
+/* NNUE net: file format, validated loading, the embedded default net and the evaluation
+ * entry points (the layers themselves are in nnue_layers.c). See docs/nnue.md for the format
+ * and the quantization. */
 #include "nnue.h"
 
 #include <errno.h>
@@ -10,50 +11,16 @@
 #include "accumulator.h"
 #include "board.h"
 #include "memory.h"
+#include "nnue_layers.h"
 #include "regular_file.h"
-#include "simd.h"
 
-static bool nnue_use_simd = true;
 static unsigned nnue_generation = 1; /* accumulators remember it, so a stale one is detectable */
 
 static NnueNet *current_net;
-static NnueNet *retired_net; /* previous net, freed only at the next change (see nnue_set_net) */
-
-/* Weights of the current net rearranged for the vector kernels (built when a net is installed;
- * the file format and NnueNet keep the reference layout). */
-typedef struct {
-    const NnueNet *net;
-    _Alignas(64) int8_t l1_im[2 * NNUE_L1 * NNUE_L2]; /* input-major, see simd_input_major */
-    _Alignas(64) int8_t l2_im[NNUE_L2 * NNUE_L3];
-    int l1_run, l2_run; /* groups summed in int16 before widening (simd_int16_run) */
-} NetKernels;
-static NetKernels *current_kernels, *retired_kernels;
-#if defined(SIMD_INPUT_MAJOR)
-static SimdNzTable nz_table;
-#endif
-
-/* Rearranged weights for net, or NULL when out of memory (the kernels then use the net as is). */
-static NetKernels *kernels_build(const NnueNet *net) {
-    NetKernels *k = aligned_alloc(64, (sizeof(NetKernels) + 63) & ~(size_t)63);
-    if (!k) return NULL;
-    k->net = net;
-    simd_input_major(k->l1_im, &net->l1_weights[0][0], 2 * NNUE_L1, NNUE_L2);
-    simd_input_major(k->l2_im, &net->l2_weights[0][0], NNUE_L2, NNUE_L3);
-    k->l1_run = k->l2_run = 1;
-#if defined(SIMD_INPUT_MAJOR)
-    simd_nz_table_init(&nz_table);
-    k->l1_run = simd_int16_run(k->l1_im, 2 * NNUE_L1 / 4);
-    k->l2_run = simd_int16_run(k->l2_im, NNUE_L2 / 4);
-#endif
-    return k;
-}
-
-/* Makes k the current kernels; the previous ones are kept until the next change, like nets. */
-static void kernels_install(NetKernels *k) {
-    free(retired_kernels);
-    retired_kernels = current_kernels;
-    current_kernels = k;
-}
+static NnueLayers *current_layers; /* current_net's hidden layers laid out for the forward pass */
+/* The previous net and layers, freed only at the next change (see nnue_set_net). */
+static NnueNet *retired_net;
+static NnueLayers *retired_layers;
 static char current_name[256] = "none";
 
 /* The net embedded by net_embed.S; zero bytes long when the build had no net to embed. */
@@ -76,10 +43,7 @@ static void set_err(char *err, size_t size, const char *fmt, ...) {
     va_end(ap);
 }
 
-void nnue_set_simd(bool enabled) { nnue_use_simd = enabled; }
-bool nnue_simd_enabled(void) { return nnue_use_simd; }
 unsigned nnue_net_generation(void) { return nnue_generation; }
-const char *nnue_simd_name(void) { return SIMD_NAME; }
 const NnueNet *nnue_current_net(void) { return current_net; }
 bool nnue_is_loaded(void) { return current_net != NULL; }
 const char *nnue_net_name(void) { return current_name; }
@@ -114,26 +78,29 @@ bool nnue_net_validate(const NnueNet *net, char *err, size_t err_size) {
     return true;
 }
 
+/* Makes net (with its layers) current; the previous ones stay allocated until the next change. */
+static void install(NnueNet *net, NnueLayers *layers) {
+    nnue_net_free(retired_net);
+    nnue_layers_free(retired_layers);
+    retired_net = current_net, retired_layers = current_layers;
+    current_net = net, current_layers = layers;
+    nnue_generation++;
+}
+
 bool nnue_set_net(NnueNet *net, const char *name, char *err, size_t err_size) {
     if (!net) return set_err(err, err_size, "no net"), false;
     if (!nnue_net_validate(net, err, err_size)) return false;
+    NnueLayers *layers = nnue_layers_build(net);
+    if (!layers) return set_err(err, err_size, "out of memory"), false;
     /* The previous net is kept alive until the next change, so an evaluation that raced with
      * this swap (which the protocol rules out anyway) reads stale but valid memory. */
-    nnue_net_free(retired_net);
-    retired_net = current_net;
-    kernels_install(kernels_build(net));
-    current_net = net;
-    nnue_generation++;
+    install(net, layers);
     snprintf(current_name, sizeof current_name, "%s", name && *name ? name : "unnamed");
     return true;
 }
 
 void nnue_unload(void) {
-    nnue_net_free(retired_net);
-    retired_net = current_net;
-    kernels_install(NULL);
-    current_net = NULL;
-    nnue_generation++;
+    install(NULL, NULL);
     snprintf(current_name, sizeof current_name, "none");
 }
 
@@ -324,46 +291,8 @@ bool nnue_init(void) {
 
 /* ---------------- forward pass ---------------- */
 
-int32_t nnue_propagate(const NnueNet *net, const int16_t *stm_half, const int16_t *other_half) {
-    _Alignas(64) uint8_t in0[2 * NNUE_L1];
-    _Alignas(64) int32_t s1[NNUE_L2], s2[NNUE_L3];
-    _Alignas(64) uint8_t in1[NNUE_L2], in2[NNUE_L3];
-    int32_t out;
-#if defined(SIMD_INPUT_MAJOR)
-    const NetKernels *k = current_kernels;
-    if (nnue_use_simd && k && k->net == net) {
-        /* input-major layers that skip zero input groups */
-        uint16_t groups[2 * NNUE_L1 / 4 + 8];
-        simd_crelu16(in0, stm_half, NNUE_L1, net->acc_shift);
-        simd_crelu16(in0 + NNUE_L1, other_half, NNUE_L1, net->acc_shift);
-        int n = simd_find_nonzero_groups(in0, 2 * NNUE_L1, groups, 0, &nz_table);
-        simd_affine32_groups(s1, k->l1_im, net->l1_biases, in0, groups, n, k->l1_run);
-        simd_crelu32(in1, s1, NNUE_L2, net->hidden_shift);
-        n = simd_find_nonzero_groups(in1, NNUE_L2, groups, 0, &nz_table);
-        simd_affine32_groups(s2, k->l2_im, net->l2_biases, in1, groups, n, k->l2_run);
-        simd_crelu32(in2, s2, NNUE_L3, net->hidden_shift);
-        simd_affine(&out, net->out_weights, &net->out_bias, in2, NNUE_L3, 1);
-        return out;
-    }
-#endif
-    if (nnue_use_simd) {
-        simd_crelu16(in0, stm_half, NNUE_L1, net->acc_shift);
-        simd_crelu16(in0 + NNUE_L1, other_half, NNUE_L1, net->acc_shift);
-        simd_affine(s1, &net->l1_weights[0][0], net->l1_biases, in0, 2 * NNUE_L1, NNUE_L2);
-        simd_crelu32(in1, s1, NNUE_L2, net->hidden_shift);
-        simd_affine(s2, &net->l2_weights[0][0], net->l2_biases, in1, NNUE_L2, NNUE_L3);
-        simd_crelu32(in2, s2, NNUE_L3, net->hidden_shift);
-        simd_affine(&out, net->out_weights, &net->out_bias, in2, NNUE_L3, 1);
-    } else {
-        scalar_crelu16(in0, stm_half, NNUE_L1, net->acc_shift);
-        scalar_crelu16(in0 + NNUE_L1, other_half, NNUE_L1, net->acc_shift);
-        scalar_affine(s1, &net->l1_weights[0][0], net->l1_biases, in0, 2 * NNUE_L1, NNUE_L2);
-        scalar_crelu32(in1, s1, NNUE_L2, net->hidden_shift);
-        scalar_affine(s2, &net->l2_weights[0][0], net->l2_biases, in1, NNUE_L2, NNUE_L3);
-        scalar_crelu32(in2, s2, NNUE_L3, net->hidden_shift);
-        scalar_affine(&out, net->out_weights, &net->out_bias, in2, NNUE_L3, 1);
-    }
-    return out;
+int32_t nnue_propagate(const int16_t *stm_half, const int16_t *other_half) {
+    return nnue_layers_propagate(current_layers, stm_half, other_half);
 }
 
 static inline int clamp_eval(int64_t v) {
@@ -403,7 +332,7 @@ void nnue_evaluate_parts(const Position *pos, NnueParts *parts) {
     int stm = pos->side;
     parts->psqt[WHITE] = h[WHITE].psqt, parts->psqt[BLACK] = h[BLACK].psqt;
     parts->psqt_units = psqt_units(h, stm);
-    parts->hidden_units = nnue_propagate(net, h[stm].values, h[!stm].values);
+    parts->hidden_units = nnue_layers_propagate(current_layers, h[stm].values, h[!stm].values);
     parts->psqt_cp = clamp_eval(parts->psqt_units / net->output_divisor);
     parts->hidden_cp = clamp_eval(parts->hidden_units / net->output_divisor);
     parts->total_cp = clamp_eval(((int64_t)parts->psqt_units + parts->hidden_units) / net->output_divisor);
@@ -415,7 +344,7 @@ int nnue_evaluate(const Position *pos, Accumulator *acc) {
     AccumulatorHalf tmp[2];
     const AccumulatorHalf *h = halves_for(net, pos, acc, tmp);
     int stm = pos->side;
-    int32_t hidden = nnue_propagate(net, h[stm].values, h[!stm].values);
+    int32_t hidden = nnue_layers_propagate(current_layers, h[stm].values, h[!stm].values);
     return clamp_eval(((int64_t)psqt_units(h, stm) + hidden) / net->output_divisor);
 }
 
@@ -438,8 +367,7 @@ void nnue_trace(const Position *pos, FILE *out) {
     NnueParts p;
     nnue_evaluate_parts(pos, &p);
     const char *side = pos->side == WHITE ? "white" : "black";
-    fprintf(out, "NNUE net %s (%s), kernels %s\n", current_name, current_net->description,
-            nnue_use_simd ? SIMD_NAME : "scalar");
+    fprintf(out, "NNUE net %s (%s), kernels %s\n", current_name, current_net->description, nnue_simd_name());
     fprintf(out, "NNUE psqt sums: white %d black %d (output units, %d per centipawn)\n", p.psqt[WHITE], p.psqt[BLACK],
             current_net->output_divisor);
     fprintf(out, "NNUE psqt part %d units = %d cp\n", p.psqt_units, p.psqt_cp);

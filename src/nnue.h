@@ -78,7 +78,8 @@ bool nnue_load_file(const char *path, char *err, size_t err_size);
 bool nnue_load_memory(const void *data, size_t size, const char *name, char *err, size_t err_size);
 bool nnue_is_loaded(void);
 const char *nnue_net_name(void); /* "none" when no net is loaded */
-/* Name of the vector path compiled in: "avx512-vnni", "avx512", "avx2" or "scalar". */
+/* Name of the instruction set the layers were compiled for: "avx512-vnni", "avx512",
+ * "avx2-vnni", "avx2" or "generic". */
 const char *nnue_simd_name(void);
 
 /* ---- Evaluation (search) ---- */
@@ -130,16 +131,13 @@ int nnue_classical_piece_value(int type, int rel_sq);
 /* `squall net-init --seed S --out FILE [--psqt-classical] [--description TEXT]`. */
 int net_init_main(int argc, char **argv);
 /* `squall nnue-speed [--iterations N]`: ns per accumulator update, refresh and forward pass,
- * reference C vs the vector path. A benchmark, not a test. */
+ * with the instruction set compiled in. A benchmark, not a test. */
 int nnue_speed_main(int argc, char **argv);
 
 /* ---- Test and benchmark hooks ---- */
 
-/* false: every kernel (accumulator and forward pass) runs the scalar reference. Default true. */
-void nnue_set_simd(bool enabled);
-bool nnue_simd_enabled(void);
-/* Forward pass of the hidden layers on two accumulator halves (stm first); returns output units.
- * Both halves must be 64-byte aligned (as AccumulatorHalf.values is). */
-int32_t nnue_propagate(const NnueNet *net, const int16_t *stm_half, const int16_t *other_half);
+/* Forward pass of the current net's hidden layers on two accumulator halves (stm first);
+ * returns output units. Both halves must be 64-byte aligned (as AccumulatorHalf.values is). */
+int32_t nnue_propagate(const int16_t *stm_half, const int16_t *other_half);
 
 #endif

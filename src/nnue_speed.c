@@ -1,5 +1,6 @@
-/* `squall nnue-speed`: timing of the NNUE building blocks, reference C against the vector path.
- * A benchmark, not a test: the numbers depend on the machine and its load. */
+/* `squall nnue-speed`: timing of the NNUE building blocks with the instruction set compiled in
+ * (build with ARCH=generic for the plain C path). A benchmark, not a test: the numbers depend
+ * on the machine and its load. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -8,7 +9,6 @@
 #include "board.h"
 #include "movegen.h"
 #include "nnue.h"
-#include "simd.h"
 
 static double now_ns(void) {
     struct timespec ts;
@@ -96,12 +96,11 @@ static void measure(Position **pos, Accumulator *acc, int iterations, SpeedResul
 
     TIME_BEST(r->refresh_ns, iterations, accumulator_refresh(acc, pos[n % SPEED_FEN_COUNT]));
 
-    const NnueNet *net = nnue_current_net();
     int64_t s = 0;
     Position *p = pos[0];
     accumulator_refresh(acc, p);
     const AccumulatorHalf *h = accumulator_halves(acc, p);
-    TIME_BEST(r->propagate_ns, iterations, s += nnue_propagate(net, h[n & 1].values, h[!(n & 1)].values));
+    TIME_BEST(r->propagate_ns, iterations, s += nnue_propagate(h[n & 1].values, h[!(n & 1)].values));
     TIME_BEST(r->evaluate_ns, iterations, s += nnue_evaluate(p, acc));
     sink = s;
 }
@@ -129,23 +128,18 @@ int nnue_speed_main(int argc, char **argv) {
         pos[i] = calloc(1, sizeof(Position));
         if (!pos[i] || !pos_set_fen(pos[i], speed_fens[i], NULL, 0)) return 1;
     }
-    printf("nnue-speed: net %s, %d iterations, vector path %s\n", nnue_net_name(), iterations, nnue_simd_name());
-    printf("%-8s %12s %12s %12s %12s %12s %12s\n", "kernels", "update", "king-move", "make-only", "refresh", "propagate",
-           "evaluate");
-    bool saved = nnue_simd_enabled();
-    for (int mode = 0; mode < 2; mode++) {
-        nnue_set_simd(mode == 1);
-        SpeedResult r;
-        measure(pos, acc, iterations, &r);
-        printf("%-8s %10.1fns %10.1fns %10.1fns %10.1fns %10.1fns %10.1fns\n", mode ? nnue_simd_name() : "scalar",
-               r.update_ns, r.king_ns, r.move_only_ns, r.refresh_ns, r.propagate_ns, r.evaluate_ns);
-    }
+    printf("nnue-speed: net %s, %d iterations\n", nnue_net_name(), iterations);
+    printf("%-11s %12s %12s %12s %12s %12s %12s\n", "kernels", "update", "king-move", "make-only", "refresh",
+           "propagate", "evaluate");
+    SpeedResult r;
+    measure(pos, acc, iterations, &r);
+    printf("%-11s %10.1fns %10.1fns %10.1fns %10.1fns %10.1fns %10.1fns\n", nnue_simd_name(), r.update_ns, r.king_ns,
+           r.move_only_ns, r.refresh_ns, r.propagate_ns, r.evaluate_ns);
     printf("Fastest %d-call batch of each. update = accumulator cost of one quiet move (make with its PSQT\n"
            "sums, lazy catch-up of both halves, unmake); king-move = the same for a king move (one half from\n"
            "the refresh cache, which holds this very board: the best case); make-only = board make+unmake\n"
            "without accumulator; refresh = both halves from scratch; propagate = hidden layers;\n"
            "evaluate = nnue_evaluate.\n", SPEED_BATCH);
-    nnue_set_simd(saved);
     for (int i = 0; i < SPEED_FEN_COUNT; i++) free(pos[i]);
     accumulator_destroy(acc);
     return 0;

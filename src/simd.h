@@ -1,391 +1,205 @@
-/* Thin SIMD layer for the NNUE: accumulator row updates and the int8 forward-pass kernels.
+/* Thin SIMD layer: the few vector operations the NNUE layers are written on, once per
+ * instruction set. Nothing here knows about the net: src/nnue_layers.c builds every layer
+ * from these operations.
  *
- * Every kernel exists twice: a plain C reference (scalar_*) that is always compiled, and a
- * vector version (simd_*) picked at compile time: AVX-512BW (with VNNI where the compiler
- * targets it), else AVX2, else the reference again. All versions compute exactly the same
- * integers: int16 accumulator arithmetic wraps (two's complement) in both, and int8 dot
- * products never saturate because activations are kept in [0, 127], so one maddubs pair is
- * at most 2 * 127 * 128 = 32512 in magnitude, below the int16 limit. */
+ * The instruction set is picked at compile time: AVX-512BW (with VNNI when the compiler
+ * targets it), else AVX2 (with AVX-VNNI when targeted), else 16-byte GNU C vectors.
+ * The two x86 sections differ only in width and in a few lane-crossing details; the
+ * operations themselves are written once for both. Every section defines:
+ *   vec_t, VEC_BYTES             a register and its size in bytes
+ *   vec_zero, vec_set1_i32       all zero; one int32 (four bytes) in every 4-byte lane
+ *   vec_load, vec_store          memory aligned to VEC_BYTES
+ *   vec_add_i16, vec_sub_i16     int16 lanes, wrapping (two's complement)
+ *   vec_add_i32, vec_hsum_i32    int32 lanes; the sum of all lanes
+ *   vec_nonzero_i32_mask         bit i set when int32 lane i is not zero
+ *   vec_pack_clip_i16(a, b, s)   bytes clamp(lane >> s, 0, 127): a's lanes, then b's, in order
+ *   vec_pack_clip_i32(a, b, c, d, s)   the same from four int32 vectors
+ *   vec_dot4(acc, x, w)          int32 lane i += dot product of bytes 4i..4i+3 of x (uint8, each
+ *                                in [0, 127]) and of w (int8)
+ *   vec_dot4_pair(acc, x, w, y, v)   the same for x.w + y.v; without VNNI the two products of
+ *                                each weight pair are first added in int16 (maddubs never
+ *                                saturates here: a pair is at most 2 * 127 * 128 = 32512 in
+ *                                magnitude), so the sum is exact when, for every pair of bytes
+ *                                (2j, 2j+1) of w and of v, 127 times the sum of the pair's positive
+ *                                weights and 127 times that of its negative ones are at most
+ *                                VEC_PAIR_LIMIT
+ *   VEC_PAIR_LIMIT               that bound: INT16_MAX / 2 without VNNI, no constraint otherwise
+ *   VEC_DOT_SETS                 independent int32 sums that hide the dot products' latency
+ *   VEC_NAME                     the section's name
+ * Every section gives exactly the same integers. */
 #ifndef SQUALL_SIMD_H
 #define SQUALL_SIMD_H
 
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
-#if (defined(__AVX512F__) && defined(__AVX512BW__)) && !defined(SQUALL_NO_SIMD)
-#define SIMD_AVX512 1
-#define SIMD_AVX2 1 /* every AVX-512BW target also has AVX2: the small layers use it */
-#elif defined(__AVX2__) && !defined(SQUALL_NO_SIMD)
-#define SIMD_AVX2 1
-#endif
+#if defined(__AVX512F__) && defined(__AVX512BW__) && !defined(SQUALL_NO_SIMD)
 
-#if defined(SIMD_AVX2)
+/* ---------------- AVX-512BW ---------------- */
 #include <immintrin.h>
-#endif
-
-#if defined(SIMD_AVX512) && defined(__AVX512VNNI__)
-#define SIMD_NAME "avx512-vnni"
-#elif defined(SIMD_AVX512)
-#define SIMD_NAME "avx512"
-#elif defined(SIMD_AVX2)
-#define SIMD_NAME "avx2"
+typedef __m512i vec_t;
+#define VEC_BYTES 64
+#define VEC_OP(name) _mm512_##name           /* the intrinsic of this width */
+#define VEC_SI(name) _mm512_##name##_si512
+static inline unsigned vec_nonzero_i32_mask(vec_t a) { return _mm512_test_epi32_mask(a, a); }
+static inline int32_t vec_hsum_i32(vec_t a) { return _mm512_reduce_add_epi32(a); }
+/* the packs interleave their inputs per 128-bit lane; these put the lanes back in order */
+#define VEC_PACK16_ORDER(p) _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7), p)
+#define VEC_PACK32_ORDER(p) \
+    _mm512_permutexvar_epi32(_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), p)
+#if defined(__AVX512VNNI__)
+#define VEC_DPBUSD _mm512_dpbusd_epi32
+#define VEC_DOT_SETS 4 /* vpdpbusd: latency 5, two per cycle */
+#define VEC_NAME "avx512-vnni"
 #else
-#define SIMD_NAME "scalar"
+#define VEC_NAME "avx512"
 #endif
 
-/* Width of an accumulator half; the kernels below are written for exactly this many lanes. */
-#define SIMD_ACC_LANES 256
-/* Most rows one update applies (a full refresh: one per piece). */
-#define SIMD_MAX_ROWS 32
+#elif defined(__AVX2__) && !defined(SQUALL_NO_SIMD)
 
-/* ---------------- scalar reference ---------------- */
-
-static inline int16_t scalar_wrap16(int v) { return (int16_t)(uint16_t)v; }
-
-/* dst = src + sum(add rows) - sum(sub rows), int16 lanes, wrapping. dst may equal src. */
-static inline void scalar_acc_update(int16_t *dst, const int16_t *src, const int16_t *const *add, int nadd,
-                                     const int16_t *const *sub, int nsub) {
-    /* rows outer, lanes inner: plain C that compilers can still vectorize for the generic build */
-    if (dst != src) memcpy(dst, src, SIMD_ACC_LANES * sizeof *dst);
-    for (int k = 0; k < nadd; k++)
-        for (int i = 0; i < SIMD_ACC_LANES; i++) dst[i] = scalar_wrap16(dst[i] + add[k][i]);
-    for (int k = 0; k < nsub; k++)
-        for (int i = 0; i < SIMD_ACC_LANES; i++) dst[i] = scalar_wrap16(dst[i] - sub[k][i]);
+/* ---------------- AVX2 ---------------- */
+#include <immintrin.h>
+typedef __m256i vec_t;
+#define VEC_BYTES 32
+#define VEC_OP(name) _mm256_##name
+#define VEC_SI(name) _mm256_##name##_si256
+static inline unsigned vec_nonzero_i32_mask(vec_t a) {
+    return ~(unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(a, _mm256_setzero_si256()))) & 0xFFu;
 }
-
-/* out[i] = clamp(in[i] >> shift, 0, 127); a negative value always gives 0. */
-static inline void scalar_crelu16(uint8_t *out, const int16_t *in, int n, int shift) {
-    for (int i = 0; i < n; i++) {
-        int v = in[i] < 0 ? 0 : in[i] >> shift;
-        out[i] = (uint8_t)(v > 127 ? 127 : v);
-    }
-}
-
-static inline void scalar_crelu32(uint8_t *out, const int32_t *in, int n, int shift) {
-    for (int i = 0; i < n; i++) {
-        int32_t v = in[i] < 0 ? 0 : in[i] >> shift;
-        out[i] = (uint8_t)(v > 127 ? 127 : v);
-    }
-}
-
-/* out[o] = bias[o] + sum_i w[o * n_in + i] * in[i]: int8 weights, uint8 inputs, int32 sums. */
-static inline void scalar_affine(int32_t *out, const int8_t *w, const int32_t *bias, const uint8_t *in, int n_in,
-                                 int n_out) {
-    for (int o = 0; o < n_out; o++) {
-        int32_t s = bias[o];
-        const int8_t *row = w + (size_t)o * n_in;
-        for (int i = 0; i < n_in; i++) s += (int32_t)row[i] * in[i];
-        out[o] = s;
-    }
-}
-
-/* Input-major copy of a [n_out][n_in] int8 weight matrix (n_in a multiple of 4), for the
- * vector kernels: dst[(g * n_out + o) * 4 + k] = w[o * n_in + 4 * g + k]. */
-static inline void simd_input_major(int8_t *dst, const int8_t *w, int n_in, int n_out) {
-    for (int g = 0; g < n_in / 4; g++)
-        for (int o = 0; o < n_out; o++)
-            for (int k = 0; k < 4; k++) dst[((size_t)g * n_out + o) * 4 + k] = w[(size_t)o * n_in + 4 * g + k];
-}
-
-/* ---------------- vector versions ---------------- */
-
-#if defined(SIMD_AVX512)
-
-static inline void simd_acc_update(int16_t *dst, const int16_t *src, const int16_t *const *add, int nadd,
-                                   const int16_t *const *sub, int nsub) {
-    /* 256 lanes = 8 zmm registers: the whole half stays in registers across all rows */
-    enum { REGS = SIMD_ACC_LANES / 32 };
-    __m512i r[REGS];
-    for (int j = 0; j < REGS; j++) r[j] = _mm512_load_si512((const void *)(src + 32 * j));
-    for (int k = 0; k < nadd; k++)
-        for (int j = 0; j < REGS; j++) r[j] = _mm512_add_epi16(r[j], _mm512_load_si512((const void *)(add[k] + 32 * j)));
-    for (int k = 0; k < nsub; k++)
-        for (int j = 0; j < REGS; j++) r[j] = _mm512_sub_epi16(r[j], _mm512_load_si512((const void *)(sub[k] + 32 * j)));
-    for (int j = 0; j < REGS; j++) _mm512_store_si512((void *)(dst + 32 * j), r[j]);
-}
-
-#elif defined(SIMD_AVX2)
-
-static inline void simd_acc_update(int16_t *dst, const int16_t *src, const int16_t *const *add, int nadd,
-                                   const int16_t *const *sub, int nsub) {
-    /* two blocks of 8 ymm: leaves registers free for the row loads */
-    enum { REGS = 8, BLOCK = REGS * 16 };
-    for (int b = 0; b < SIMD_ACC_LANES; b += BLOCK) {
-        __m256i r[REGS];
-        for (int j = 0; j < REGS; j++) r[j] = _mm256_load_si256((const __m256i *)(src + b + 16 * j));
-        for (int k = 0; k < nadd; k++)
-            for (int j = 0; j < REGS; j++)
-                r[j] = _mm256_add_epi16(r[j], _mm256_load_si256((const __m256i *)(add[k] + b + 16 * j)));
-        for (int k = 0; k < nsub; k++)
-            for (int j = 0; j < REGS; j++)
-                r[j] = _mm256_sub_epi16(r[j], _mm256_load_si256((const __m256i *)(sub[k] + b + 16 * j)));
-        for (int j = 0; j < REGS; j++) _mm256_store_si256((__m256i *)(dst + b + 16 * j), r[j]);
-    }
-}
-
-#else
-
-static inline void simd_acc_update(int16_t *dst, const int16_t *src, const int16_t *const *add, int nadd,
-                                   const int16_t *const *sub, int nsub) {
-    scalar_acc_update(dst, src, add, nadd, sub, nsub);
-}
-
-#endif
-
-#if defined(SIMD_AVX512)
-
-/* n must be a multiple of 64. */
-static inline void simd_crelu16(uint8_t *out, const int16_t *in, int n, int shift) {
-    const __m128i count = _mm_cvtsi32_si128(shift);
-    const __m512i zero = _mm512_setzero_si512();
-    const __m512i order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7); /* undo packs' per-lane interleave */
-    for (int i = 0; i < n; i += 64) {
-        __m512i a = _mm512_sra_epi16(_mm512_load_si512((const void *)(in + i)), count);
-        __m512i b = _mm512_sra_epi16(_mm512_load_si512((const void *)(in + i + 32)), count);
-        __m512i p = _mm512_max_epi8(_mm512_packs_epi16(a, b), zero); /* signed saturation clips at 127 */
-        _mm512_storeu_si512((void *)(out + i), _mm512_permutexvar_epi64(order, p));
-    }
-}
-
-#elif defined(SIMD_AVX2)
-
-/* n must be a multiple of 32. */
-static inline void simd_crelu16(uint8_t *out, const int16_t *in, int n, int shift) {
-    const __m128i count = _mm_cvtsi32_si128(shift);
-    const __m256i zero = _mm256_setzero_si256();
-    for (int i = 0; i < n; i += 32) {
-        __m256i a = _mm256_sra_epi16(_mm256_load_si256((const __m256i *)(in + i)), count);
-        __m256i b = _mm256_sra_epi16(_mm256_load_si256((const __m256i *)(in + i + 16)), count);
-        __m256i p = _mm256_max_epi8(_mm256_packs_epi16(a, b), zero); /* signed saturation clips at 127 */
-        _mm256_storeu_si256((__m256i *)(out + i), _mm256_permute4x64_epi64(p, 0xD8));
-    }
-}
-
-#else
-
-static inline void simd_crelu16(uint8_t *out, const int16_t *in, int n, int shift) { scalar_crelu16(out, in, n, shift); }
-
-#endif
-
-#if defined(SIMD_AVX2)
-
-/* n must be a multiple of 32. */
-static inline void simd_crelu32(uint8_t *out, const int32_t *in, int n, int shift) {
-    const __m128i count = _mm_cvtsi32_si128(shift);
-    const __m256i zero = _mm256_setzero_si256();
-    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-    for (int i = 0; i < n; i += 32) {
-        __m256i x0 = _mm256_sra_epi32(_mm256_loadu_si256((const __m256i *)(in + i)), count);
-        __m256i x1 = _mm256_sra_epi32(_mm256_loadu_si256((const __m256i *)(in + i + 8)), count);
-        __m256i x2 = _mm256_sra_epi32(_mm256_loadu_si256((const __m256i *)(in + i + 16)), count);
-        __m256i x3 = _mm256_sra_epi32(_mm256_loadu_si256((const __m256i *)(in + i + 24)), count);
-        /* both packs saturate, so together they clamp to [-128, 127]; max(0) finishes the ReLU */
-        __m256i p = _mm256_packs_epi16(_mm256_packs_epi32(x0, x1), _mm256_packs_epi32(x2, x3));
-        p = _mm256_max_epi8(p, zero);
-        _mm256_storeu_si256((__m256i *)(out + i), _mm256_permutevar8x32_epi32(p, order));
-    }
-}
-
-/* Sums of four int32 vectors, one lane each: [sum(a), sum(b), sum(c), sum(d)]. */
-static inline __m128i simd_hsum4(__m256i a, __m256i b, __m256i c, __m256i d) {
-    a = _mm256_hadd_epi32(a, b);
-    c = _mm256_hadd_epi32(c, d);
-    a = _mm256_hadd_epi32(a, c);
-    return _mm_add_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
-}
-
-static inline int32_t simd_hsum1(__m256i a) {
+static inline int32_t vec_hsum_i32(vec_t a) {
     __m128i s = _mm_add_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
     s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
     s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
     return _mm_cvtsi128_si32(s);
 }
-
-/* int32 lanes of sum += in(u8) . w(s8), four products per lane; exact for in <= 127. */
-static inline __m256i simd_dot32(__m256i sum, __m256i in, __m256i w) {
-#if defined(__AVX512VNNI__) && defined(__AVX512VL__)
-    return _mm256_dpbusd_epi32(sum, in, w);
+#define VEC_PACK16_ORDER(p) _mm256_permute4x64_epi64(p, 0xD8)
+#define VEC_PACK32_ORDER(p) _mm256_permutevar8x32_epi32(p, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7))
+#if defined(__AVXVNNI__)
+#define VEC_DPBUSD _mm256_dpbusd_avx_epi32
+#define VEC_DOT_SETS 2 /* as many as the 16 registers allow */
+#define VEC_NAME "avx2-vnni"
 #else
-    __m256i pairs = _mm256_maddubs_epi16(in, w); /* |pair| <= 32512: no saturation */
-    return _mm256_add_epi32(sum, _mm256_madd_epi16(pairs, _mm256_set1_epi16(1)));
+#define VEC_NAME "avx2"
 #endif
+
+#endif
+
+#if defined(VEC_OP)
+
+/* ---------------- both x86 widths ---------------- */
+static inline vec_t vec_zero(void) { return VEC_SI(setzero)(); }
+static inline vec_t vec_load(const void *p) { return VEC_SI(load)((const vec_t *)p); }
+static inline void vec_store(void *p, vec_t v) { VEC_SI(store)((vec_t *)p, v); }
+static inline vec_t vec_set1_i32(int32_t x) { return VEC_OP(set1_epi32)(x); }
+static inline vec_t vec_add_i16(vec_t a, vec_t b) { return VEC_OP(add_epi16)(a, b); }
+static inline vec_t vec_sub_i16(vec_t a, vec_t b) { return VEC_OP(sub_epi16)(a, b); }
+static inline vec_t vec_add_i32(vec_t a, vec_t b) { return VEC_OP(add_epi32)(a, b); }
+
+/* signed saturation clips at 127 (and -128), max(0) does the rest */
+static inline vec_t vec_pack_clip_i16(vec_t a, vec_t b, int shift) {
+    const __m128i count = _mm_cvtsi32_si128(shift);
+    vec_t p = VEC_OP(packs_epi16)(VEC_OP(sra_epi16)(a, count), VEC_OP(sra_epi16)(b, count));
+    return VEC_PACK16_ORDER(VEC_OP(max_epi8)(p, vec_zero()));
+}
+static inline vec_t vec_pack_clip_i32(vec_t a, vec_t b, vec_t c, vec_t d, int shift) {
+    const __m128i count = _mm_cvtsi32_si128(shift);
+    vec_t ab = VEC_OP(packs_epi32)(VEC_OP(sra_epi32)(a, count), VEC_OP(sra_epi32)(b, count));
+    vec_t cd = VEC_OP(packs_epi32)(VEC_OP(sra_epi32)(c, count), VEC_OP(sra_epi32)(d, count));
+    return VEC_PACK32_ORDER(VEC_OP(max_epi8)(VEC_OP(packs_epi16)(ab, cd), vec_zero()));
 }
 
-/* Dot product of one 32*chunks byte row (avx2 registers). */
-static inline __m256i simd_row_dot_avx2(const uint8_t *in, const int8_t *row, int chunks) {
-    __m256i s = _mm256_setzero_si256();
-    for (int c = 0; c < chunks; c++)
-        s = simd_dot32(s, _mm256_loadu_si256((const __m256i *)(in + 32 * c)),
-                       _mm256_loadu_si256((const __m256i *)(row + 32 * c)));
-    return s;
+#if defined(VEC_DPBUSD)
+#define VEC_PAIR_LIMIT INT32_MAX
+static inline vec_t vec_dot4(vec_t acc, vec_t x, vec_t w) { return VEC_DPBUSD(acc, x, w); }
+static inline vec_t vec_dot4_pair(vec_t acc, vec_t x, vec_t w, vec_t y, vec_t v) {
+    return VEC_DPBUSD(VEC_DPBUSD(acc, x, w), y, v);
 }
-
-#if defined(SIMD_AVX512)
-static inline int32_t simd_row_dot_avx512(const uint8_t *in, const int8_t *row, int chunks) {
-    __m512i s = _mm512_setzero_si512();
-    for (int c = 0; c < chunks; c++) {
-        __m512i x = _mm512_loadu_si512((const void *)(in + 64 * c));
-        __m512i w = _mm512_loadu_si512((const void *)(row + 64 * c));
-#if defined(__AVX512VNNI__)
-        s = _mm512_dpbusd_epi32(s, x, w);
 #else
-        s = _mm512_add_epi32(s, _mm512_madd_epi16(_mm512_maddubs_epi16(x, w), _mm512_set1_epi16(1)));
-#endif
-    }
-    return _mm512_reduce_add_epi32(s);
+#define VEC_PAIR_LIMIT (INT16_MAX / 2)
+#define VEC_DOT_SETS 1 /* the int32 adds have latency 1 */
+static inline vec_t vec_dot4(vec_t acc, vec_t x, vec_t w) {
+    return VEC_OP(add_epi32)(acc, VEC_OP(madd_epi16)(VEC_OP(maddubs_epi16)(x, w), VEC_OP(set1_epi16)(1)));
+}
+static inline vec_t vec_dot4_pair(vec_t acc, vec_t x, vec_t w, vec_t y, vec_t v) {
+    vec_t pairs = VEC_OP(add_epi16)(VEC_OP(maddubs_epi16)(x, w), VEC_OP(maddubs_epi16)(y, v));
+    return VEC_OP(add_epi32)(acc, VEC_OP(madd_epi16)(pairs, VEC_OP(set1_epi16)(1)));
 }
 #endif
-
-/* n_in must be a multiple of 32. */
-static inline void simd_affine(int32_t *out, const int8_t *w, const int32_t *bias, const uint8_t *in, int n_in,
-                               int n_out) {
-#if defined(SIMD_AVX512)
-    if (n_in % 64 == 0) {
-        for (int o = 0; o < n_out; o++) out[o] = bias[o] + simd_row_dot_avx512(in, w + (size_t)o * n_in, n_in / 64);
-        return;
-    }
-#endif
-    const int chunks = n_in / 32;
-    int o = 0;
-    for (; o + 4 <= n_out; o += 4) {
-        const int8_t *r = w + (size_t)o * n_in;
-        __m128i s = simd_hsum4(simd_row_dot_avx2(in, r, chunks), simd_row_dot_avx2(in, r + n_in, chunks),
-                               simd_row_dot_avx2(in, r + 2 * n_in, chunks), simd_row_dot_avx2(in, r + 3 * n_in, chunks));
-        s = _mm_add_epi32(s, _mm_loadu_si128((const __m128i *)(bias + o)));
-        _mm_storeu_si128((__m128i *)(out + o), s);
-    }
-    for (; o < n_out; o++) out[o] = bias[o] + simd_hsum1(simd_row_dot_avx2(in, w + (size_t)o * n_in, chunks));
-}
-
-/* ---- input-major affine layers with zero skipping (exact: integer sums in another order) ----
- *
- * The weights of a layer with 32 outputs are rearranged so that the 32 outputs' weights for one
- * group of 4 consecutive inputs are contiguous: w_im[(g * 32 + o) * 4 + k] = w[o][4 * g + k]
- * (simd_input_major below). One group is then a broadcast of its 4 input bytes multiplied into
- * 4 registers of 8 outputs each, with no horizontal sums, and a group whose 4 inputs are all
- * zero contributes nothing and is skipped. */
-
-/* Offsets of the set bits of every byte value, for turning a movemask into a list of groups. */
-typedef struct {
-    _Alignas(16) uint16_t offsets[256][8];
-} SimdNzTable;
-
-static inline void simd_nz_table_init(SimdNzTable *t) {
-    for (int m = 0; m < 256; m++) {
-        int n = 0;
-        for (int b = 0; b < 8; b++)
-            if (m >> b & 1) t->offsets[m][n++] = (uint16_t)b;
-        while (n < 8) t->offsets[m][n++] = 0;
-    }
-}
-
-/* Appends to groups[] the indices of the non-zero 4-byte groups of in[0..n) (n a multiple of
- * 32); returns the new count. */
-static inline int simd_find_nonzero_groups(const uint8_t *in, int n, uint16_t *groups, int count,
-                                           const SimdNzTable *t) {
-    const __m256i zero = _mm256_setzero_si256();
-    __m128i base = _mm_set1_epi16((short)0), step = _mm_set1_epi16(8);
-    for (int i = 0; i < n; i += 32) {
-        __m256i v = _mm256_loadu_si256((const __m256i *)(in + i));
-        unsigned mask = ~(unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v, zero))) & 0xFFu;
-        __m128i idx = _mm_add_epi16(_mm_load_si128((const __m128i *)t->offsets[mask]), base);
-        _mm_storeu_si128((__m128i *)(groups + count), idx);
-        count += __builtin_popcount(mask);
-        base = _mm_add_epi16(base, step);
-    }
-    return count;
-}
-
-/* Longest run of input groups whose maddubs results can be summed in int16 lanes before
- * widening, for an input-major matrix of n_groups groups and 32 outputs, inputs in [0, 127]:
- * an int16 lane holds x1*w1 + x2*w2 for one output, within [-127*N, 127*P] where P and N are
- * the sums of that weight pair's positive and negative parts; a run of k groups stays within
- * k*127*max(P, N) <= 32767 over every lane, so the int16 sums are exact (never saturate or wrap).
- * Trained nets have small hidden weights (long runs); full-range int8 weights give 1. */
-static inline int simd_int16_run(const int8_t *w_im, int n_groups) {
-    int worst = 0;
-    for (int i = 0; i < n_groups * 128; i += 2) {
-        int a = w_im[i], b = w_im[i + 1];
-        int pos = (a > 0 ? a : 0) + (b > 0 ? b : 0), neg = (a < 0 ? -a : 0) + (b < 0 ? -b : 0);
-        if (pos > worst) worst = pos;
-        if (neg > worst) worst = neg;
-    }
-    int run = worst ? 32767 / (127 * worst) : n_groups;
-    return run < 1 ? 1 : run > n_groups ? n_groups : run;
-}
-
-/* Adds group g's products to four int16 (sum += maddubs) or int32 (sum += madd(maddubs, 1))
- * registers of 8 outputs each. */
-#define SIMD_GROUP_PRODUCTS(in, w_im, g, x, p0, p1, p2, p3)                                      \
-    do {                                                                                         \
-        int32_t x32_;                                                                            \
-        memcpy(&x32_, (in) + 4 * (g), 4);                                                        \
-        const __m256i x = _mm256_set1_epi32(x32_);                                               \
-        const int8_t *wg_ = (w_im) + 128 * (g);                                                  \
-        p0 = _mm256_maddubs_epi16(x, _mm256_load_si256((const __m256i *)(wg_ + 0)));             \
-        p1 = _mm256_maddubs_epi16(x, _mm256_load_si256((const __m256i *)(wg_ + 32)));            \
-        p2 = _mm256_maddubs_epi16(x, _mm256_load_si256((const __m256i *)(wg_ + 64)));            \
-        p3 = _mm256_maddubs_epi16(x, _mm256_load_si256((const __m256i *)(wg_ + 96)));            \
-    } while (0)
-
-/* out[0..32) = bias + W.in over the listed input groups only (the others must be zero); run
- * from simd_int16_run for these weights. */
-static inline void simd_affine32_groups(int32_t *out, const int8_t *w_im, const int32_t *bias, const uint8_t *in,
-                                        const uint16_t *groups, int count, int run) {
-    const __m256i ones = _mm256_set1_epi16(1);
-    __m256i a0 = _mm256_loadu_si256((const __m256i *)(bias + 0)), a1 = _mm256_loadu_si256((const __m256i *)(bias + 8));
-    __m256i a2 = _mm256_loadu_si256((const __m256i *)(bias + 16)), a3 = _mm256_loadu_si256((const __m256i *)(bias + 24));
-    __m256i p0, p1, p2, p3;
-    if (run >= 2) {
-        /* int16 sums over runs of groups, widened once per run */
-        for (int i = 0; i < count;) {
-            int end = count - i > run ? i + run : count;
-            __m256i s0, s1, s2, s3;
-            SIMD_GROUP_PRODUCTS(in, w_im, groups[i], x, s0, s1, s2, s3);
-            for (i++; i < end; i++) {
-                SIMD_GROUP_PRODUCTS(in, w_im, groups[i], x, p0, p1, p2, p3);
-                s0 = _mm256_add_epi16(s0, p0), s1 = _mm256_add_epi16(s1, p1);
-                s2 = _mm256_add_epi16(s2, p2), s3 = _mm256_add_epi16(s3, p3);
-            }
-            a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(s0, ones)), a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(s1, ones));
-            a2 = _mm256_add_epi32(a2, _mm256_madd_epi16(s2, ones)), a3 = _mm256_add_epi32(a3, _mm256_madd_epi16(s3, ones));
-        }
-    } else {
-        /* every group widened on its own; two sets of sums for shorter dependency chains */
-        __m256i b0 = _mm256_setzero_si256(), b1 = b0, b2 = b0, b3 = b0;
-        int i = 0;
-        for (; i + 2 <= count; i += 2) {
-            SIMD_GROUP_PRODUCTS(in, w_im, groups[i], x, p0, p1, p2, p3);
-            a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(p0, ones)), a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(p1, ones));
-            a2 = _mm256_add_epi32(a2, _mm256_madd_epi16(p2, ones)), a3 = _mm256_add_epi32(a3, _mm256_madd_epi16(p3, ones));
-            SIMD_GROUP_PRODUCTS(in, w_im, groups[i + 1], y, p0, p1, p2, p3);
-            b0 = _mm256_add_epi32(b0, _mm256_madd_epi16(p0, ones)), b1 = _mm256_add_epi32(b1, _mm256_madd_epi16(p1, ones));
-            b2 = _mm256_add_epi32(b2, _mm256_madd_epi16(p2, ones)), b3 = _mm256_add_epi32(b3, _mm256_madd_epi16(p3, ones));
-        }
-        if (i < count) {
-            SIMD_GROUP_PRODUCTS(in, w_im, groups[i], x, p0, p1, p2, p3);
-            a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(p0, ones)), a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(p1, ones));
-            a2 = _mm256_add_epi32(a2, _mm256_madd_epi16(p2, ones)), a3 = _mm256_add_epi32(a3, _mm256_madd_epi16(p3, ones));
-        }
-        a0 = _mm256_add_epi32(a0, b0), a1 = _mm256_add_epi32(a1, b1);
-        a2 = _mm256_add_epi32(a2, b2), a3 = _mm256_add_epi32(a3, b3);
-    }
-    _mm256_storeu_si256((__m256i *)(out + 0), a0);
-    _mm256_storeu_si256((__m256i *)(out + 8), a1);
-    _mm256_storeu_si256((__m256i *)(out + 16), a2);
-    _mm256_storeu_si256((__m256i *)(out + 24), a3);
-}
-
-#define SIMD_INPUT_MAJOR 1
 
 #else
 
-static inline void simd_crelu32(uint8_t *out, const int32_t *in, int n, int shift) { scalar_crelu32(out, in, n, shift); }
-static inline void simd_affine(int32_t *out, const int8_t *w, const int32_t *bias, const uint8_t *in, int n_in,
-                               int n_out) {
-    scalar_affine(out, w, bias, in, n_in, n_out);
+/* ---------------- portable: GNU C vectors ---------------- */
+/* 16-byte vectors of GNU C (gcc and clang), which compilers map to whatever vector unit the
+ * target has (SSE2, NEON, ...) or to plain integer code. Lanes wrap as unsigned arithmetic. */
+typedef int32_t vec_t __attribute__((vector_size(16)));
+typedef int16_t vec_i16x8 __attribute__((vector_size(16)));
+typedef uint16_t vec_u16x8 __attribute__((vector_size(16)));
+typedef uint32_t vec_u32x4 __attribute__((vector_size(16)));
+typedef uint8_t vec_u8x16 __attribute__((vector_size(16)));
+#define VEC_BYTES 16
+
+static inline vec_t vec_zero(void) { return (vec_t){0, 0, 0, 0}; }
+static inline vec_t vec_load(const void *p) {
+    vec_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static inline void vec_store(void *p, vec_t v) { memcpy(p, &v, sizeof v); }
+static inline vec_t vec_set1_i32(int32_t x) { return (vec_t){x, x, x, x}; }
+static inline vec_t vec_add_i16(vec_t a, vec_t b) { return (vec_t)((vec_u16x8)a + (vec_u16x8)b); }
+static inline vec_t vec_sub_i16(vec_t a, vec_t b) { return (vec_t)((vec_u16x8)a - (vec_u16x8)b); }
+static inline vec_t vec_add_i32(vec_t a, vec_t b) { return (vec_t)((vec_u32x4)a + (vec_u32x4)b); }
+static inline int32_t vec_hsum_i32(vec_t a) { return a[0] + a[1] + a[2] + a[3]; }
+static inline unsigned vec_nonzero_i32_mask(vec_t a) {
+    return (unsigned)(a[0] != 0) | (unsigned)(a[1] != 0) << 1 | (unsigned)(a[2] != 0) << 2 | (unsigned)(a[3] != 0) << 3;
+}
+/* clamp(lane >> shift, 0, 127) without branches: max(0) from the sign, min(127) from a mask */
+static inline vec_i16x8 vec_clip_i16(vec_i16x8 v, int shift) {
+    v = v >> shift;
+    v &= ~(v >> 15);
+    return v - ((v - 127) & (v > 127));
+}
+static inline vec_t vec_clip_i32(vec_t v, int shift) {
+    v = v >> shift;
+    v &= ~(v >> 31);
+    return v - ((v - 127) & (v > 127));
+}
+static inline vec_t vec_pack_clip_i16(vec_t a, vec_t b, int shift) {
+    const vec_i16x8 clipped[2] = {vec_clip_i16((vec_i16x8)a, shift), vec_clip_i16((vec_i16x8)b, shift)};
+    int16_t lanes[16];
+    uint8_t bytes[16];
+    memcpy(lanes, clipped, sizeof lanes);
+    for (int i = 0; i < 16; i++) bytes[i] = (uint8_t)lanes[i];
+    return vec_load(bytes);
+}
+static inline vec_t vec_pack_clip_i32(vec_t a, vec_t b, vec_t c, vec_t d, int shift) {
+    const vec_t clipped[4] = {vec_clip_i32(a, shift), vec_clip_i32(b, shift), vec_clip_i32(c, shift), vec_clip_i32(d, shift)};
+    int32_t lanes[16];
+    uint8_t bytes[16];
+    memcpy(lanes, clipped, sizeof lanes);
+    for (int i = 0; i < 16; i++) bytes[i] = (uint8_t)lanes[i];
+    return vec_load(bytes);
 }
 
+#define VEC_PAIR_LIMIT INT32_MAX
+#define VEC_DOT_SETS 1
+static inline vec_t vec_dot4(vec_t acc, vec_t x, vec_t w) {
+    /* bytes widened to int16 lanes (even and odd bytes apart), products summed in pairs (at
+     * most 32512 in magnitude), then adjacent pairs summed into the int32 lanes */
+    vec_i16x8 x_even = (vec_i16x8)((vec_u16x8)x & 0xFF), x_odd = (vec_i16x8)((vec_u16x8)x >> 8);
+    vec_i16x8 w_even = (vec_i16x8)((vec_u16x8)w << 8) >> 8, w_odd = (vec_i16x8)w >> 8;
+    vec_t pairs = (vec_t)(x_even * w_even + x_odd * w_odd);
+    return vec_add_i32(acc, ((vec_t)((vec_u32x4)pairs << 16) >> 16) + (pairs >> 16));
+}
+static inline vec_t vec_dot4_pair(vec_t acc, vec_t x, vec_t w, vec_t y, vec_t v) {
+    return vec_dot4(vec_dot4(acc, x, w), y, v);
+}
+#define VEC_NAME "generic"
+
 #endif
+
+#define VEC_I16 (VEC_BYTES / 2) /* int16 lanes per vector */
+#define VEC_I32 (VEC_BYTES / 4) /* int32 lanes per vector */
 
 #endif

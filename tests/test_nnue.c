@@ -1,5 +1,6 @@
-/* NNUE tests: feature indices, accumulator consistency, symmetry, SIMD == scalar, net loading
- * and the PSQT-classical net. No trained net needed: nets are built in memory by net-init code. */
+/* NNUE tests: feature indices, accumulator consistency, symmetry, the layers against a plain C
+ * statement of the net, net loading and the PSQT-classical net. Nets are built in memory by
+ * net-init code (the embedded net is used too when the build has one). */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -392,11 +393,9 @@ TEST(nnue, accumulator_matches_refresh_in_trees) {
     nnue_unload();
 }
 
-/* Wrapping int16 lanes: incremental and refreshed values still agree bit for bit. */
 /* The lazy catch-up over several plies and the refresh cache: random make/unmake walks that
  * look at the accumulator only at some nodes (1 in 1, 2, 4 or 8), so catch-ups span various
- * numbers of plies, king moves meet cache entries left by earlier lines, and the scalar and
- * vector kernels take turns. */
+ * numbers of plies and king moves meet cache entries left by earlier lines. */
 TEST(nnue, accumulator_lazy_chains_and_cache) {
     CHECK(install_random_net(16));
     Accumulator *acc = accumulator_create();
@@ -415,11 +414,7 @@ TEST(nnue, accumulator_lazy_chains_and_cache) {
                 if (made > 0 && (made >= 30 || nn_rand() % 3 == 0)) nn_unmake(pos, acc), made--;
                 else if (random_move(pos, &m)) note_move(&ws, pos, m), nn_make(pos, acc, m), made++;
                 else if (made > 0) nn_unmake(pos, acc), made--;
-                if (nn_rand() % (uint64_t)every == 0) {
-                    nnue_set_simd(nn_rand() & 1);
-                    check_node(&ws, acc, pos, "walk");
-                    nnue_set_simd(true);
-                }
+                if (nn_rand() % (uint64_t)every == 0) check_node(&ws, acc, pos, "walk");
             }
             free(pos);
         }
@@ -579,77 +574,165 @@ TEST(nnue, colour_flip_symmetry) {
     nnue_unload();
 }
 
-/* Random int16 accumulator halves, full range: the forward pass kernels alone. */
-static void compare_propagate_random(const NnueNet *net, int rounds, int *mismatch) {
-    _Alignas(64) int16_t a[NNUE_L1], b[NNUE_L1];
-    for (int r = 0; r < rounds; r++) {
-        for (int i = 0; i < NNUE_L1; i++) {
-            int mode = r % 3; /* full range, mostly in [0,127<<shift], mostly small */
-            a[i] = (int16_t)(mode == 0 ? (int)(nn_rand() & 0xFFFF) - 32768 : mode == 1 ? (int)(nn_rand() % 700) - 100
-                                                                                       : (int)(nn_rand() % 300) - 50);
-            b[i] = (int16_t)(mode == 0 ? (int)(nn_rand() & 0xFFFF) - 32768 : (int)(nn_rand() % 700) - 100);
-        }
-        nnue_set_simd(true);
-        int32_t v = nnue_propagate(net, a, b);
-        nnue_set_simd(false);
-        int32_t s = nnue_propagate(net, a, b);
-        nnue_set_simd(true);
-        if (v != s) (*mismatch)++;
+/* ------------------------------------------------------------------ layers against plain C */
+
+/* The net as the file defines it, written as plainly as possible: an accumulator half is the
+ * biases plus one feature row per piece (int16, wrapping), the hidden layers clip to [0, 127]
+ * and multiply in int32. The layers (any instruction set) must give the same integers. */
+static void reference_half(const NnueNet *net, const Position *pos, int perspective, int16_t *out) {
+    int features[NNUE_MAX_ACTIVE];
+    int n = nnue_active_features(pos, perspective, features);
+    for (int i = 0; i < NNUE_L1; i++) {
+        int v = net->ft_biases[i];
+        for (int k = 0; k < n; k++) v += net->ft_weights[features[k]][i];
+        out[i] = (int16_t)(uint16_t)v;
     }
 }
 
-static void compare_positions_simd_scalar(int *mismatch, int *checked) {
+static uint8_t reference_clip(int32_t v, int shift) {
+    int32_t x = v < 0 ? 0 : v >> shift;
+    return (uint8_t)(x > 127 ? 127 : x);
+}
+
+static int32_t reference_propagate(const NnueNet *net, const int16_t *stm_half, const int16_t *other_half) {
+    uint8_t in0[2 * NNUE_L1], in1[NNUE_L2], in2[NNUE_L3];
+    for (int i = 0; i < NNUE_L1; i++) {
+        in0[i] = reference_clip(stm_half[i], net->acc_shift);
+        in0[NNUE_L1 + i] = reference_clip(other_half[i], net->acc_shift);
+    }
+    for (int o = 0; o < NNUE_L2; o++) {
+        int32_t s = net->l1_biases[o];
+        for (int i = 0; i < 2 * NNUE_L1; i++) s += net->l1_weights[o][i] * in0[i];
+        in1[o] = reference_clip(s, net->hidden_shift);
+    }
+    for (int o = 0; o < NNUE_L3; o++) {
+        int32_t s = net->l2_biases[o];
+        for (int i = 0; i < NNUE_L2; i++) s += net->l2_weights[o][i] * in1[i];
+        in2[o] = reference_clip(s, net->hidden_shift);
+    }
+    int32_t out = net->out_bias;
+    for (int i = 0; i < NNUE_L3; i++) out += net->out_weights[i] * in2[i];
+    return out;
+}
+
+/* Random accumulator halves in several shapes: full int16 range, mostly in the clipping range,
+ * mostly small, mostly zero, and all clipped to 127. */
+static void random_halves(int16_t *a, int16_t *b, int shape, int acc_shift) {
+    for (int i = 0; i < 2 * NNUE_L1; i++) {
+        int v;
+        switch (shape) {
+        case 0: v = (int)(nn_rand() & 0xFFFF) - 32768; break;
+        case 1: v = (int)(nn_rand() % (140u << acc_shift)) - (10 << acc_shift); break;
+        case 2: v = (int)(nn_rand() % 300) - 50; break;
+        case 3: v = nn_rand() % 4 ? -1 : (int)(nn_rand() % (128u << acc_shift)); break;
+        default: v = 127 << acc_shift; break;
+        }
+        (i < NNUE_L1 ? a : b)[i % NNUE_L1] = (int16_t)v;
+    }
+}
+
+typedef struct {
+    int compared, mismatches;
+    char first_bad[160];
+} Comparison;
+
+static void compare(Comparison *c, int32_t got, int32_t want, const char *what) {
+    c->compared++;
+    if (got == want) return;
+    if (!c->mismatches++) snprintf(c->first_bad, sizeof c->first_bad, "%s: %d, plain C %d", what, got, want);
+}
+
+/* The current net's forward pass on random halves, against the plain statement. */
+static void compare_random_halves(Comparison *c, int rounds) {
+    const NnueNet *net = nnue_current_net();
+    _Alignas(64) int16_t a[NNUE_L1], b[NNUE_L1];
+    for (int r = 0; r < rounds; r++) {
+        random_halves(a, b, r % 5, net->acc_shift);
+        compare(c, nnue_propagate(a, b), reference_propagate(net, a, b), "random halves");
+    }
+}
+
+/* Random games: the accumulator's halves (updated incrementally, lazily every other ply or
+ * so) and the evaluation's hidden part, against the plain statement from the features. */
+static void compare_games(Comparison *c) {
+    const NnueNet *net = nnue_current_net();
     Accumulator *acc = accumulator_create();
     if (!acc) return;
     for (int i = 0; i < PLAYOUT_FEN_COUNT; i++) {
         Position *pos = nn_position(playout_fens[i]);
         if (!pos) continue;
-        nnue_set_simd(true);
         accumulator_refresh(acc, pos);
         Move m;
-        for (int ply = 0; ply < 120 && random_move(pos, &m); ply++) {
+        for (int ply = 0; ply < 80 && random_move(pos, &m); ply++) {
             nn_make(pos, acc, m);
-            /* every third ply or so is left uncomputed, so the lazy catch-up spans several plies */
-            if (nn_rand() % 3 == 0) continue;
-            nnue_set_simd(ply & 1); /* alternate which kernels do the incremental updates */
+            if (nn_rand() % 3 == 0) continue; /* leave this ply to a later catch-up */
             const AccumulatorHalf *h = accumulator_halves(acc, pos);
-            nnue_set_simd(true);
-            if (!h) {
-                (*mismatch)++;
-                continue;
+            _Alignas(64) int16_t want[2][NNUE_L1];
+            reference_half(net, pos, WHITE, want[WHITE]);
+            reference_half(net, pos, BLACK, want[BLACK]);
+            for (int p = 0; p < 2; p++) {
+                int32_t first_diff = 0;
+                for (int k = 0; k < NNUE_L1 && h && !first_diff; k++) first_diff = h[p].values[k] != want[p][k];
+                compare(c, h ? first_diff : 1, 0, p ? "black half" : "white half");
             }
-            AccumulatorHalf fresh[2];
-            nnue_set_simd(false); /* scalar reference refresh */
-            accumulator_compute_half(nnue_current_net(), pos, WHITE, &fresh[WHITE]);
-            accumulator_compute_half(nnue_current_net(), pos, BLACK, &fresh[BLACK]);
-            int scalar_eval = nnue_evaluate(pos, acc), scalar_psqt = nnue_psqt_only(pos, acc);
-            nnue_set_simd(true);
-            int simd_eval = nnue_evaluate(pos, acc), simd_psqt = nnue_psqt_only(pos, acc);
-            for (int p = 0; p < 2; p++)
-                if (memcmp(fresh[p].values, h[p].values, sizeof fresh[p].values) || fresh[p].psqt != h[p].psqt)
-                    (*mismatch)++;
-            if (scalar_eval != simd_eval || scalar_psqt != simd_psqt) (*mismatch)++;
-            (*checked)++;
+            int32_t want_hidden = reference_propagate(net, want[pos->side], want[!pos->side]);
+            if (h) compare(c, nnue_propagate(h[pos->side].values, h[!pos->side].values), want_hidden, "game");
+            NnueParts parts; /* the same from halves computed from scratch */
+            nnue_evaluate_parts(pos, &parts);
+            compare(c, parts.hidden_units, want_hidden, "game, from scratch");
         }
         free(pos);
     }
     accumulator_destroy(acc);
 }
 
-TEST(nnue, simd_equals_scalar) {
-    printf("    vector path: %s\n", nnue_simd_name());
-    int mismatch = 0, checked = 0;
+/* Hidden weights at the int8 extremes, pair by pair, so that every product pair of maddubs and
+ * every sum of two pairs reaches its bound (the cases the vector kernel must leave to plain C). */
+static bool install_extreme_net(int pattern) {
+    NnueNet *net = nnue_net_alloc();
+    if (!net) return false;
+    nnue_net_init_random(net, 77);
+    static const int8_t values[4][4] = {{127, 127, 127, 127}, {-128, -128, -128, -128}, {127, -128, -128, 127},
+                                        {127, 127, -128, -128}};
+    for (int o = 0; o < NNUE_L2; o++)
+        for (int i = 0; i < 2 * NNUE_L1; i++)
+            net->l1_weights[o][i] = (o + i / 4) % 5 ? values[pattern][i % 4] : (int8_t)(nn_rand() & 0xFF);
+    for (int o = 0; o < NNUE_L3; o++)
+        for (int i = 0; i < NNUE_L2; i++) net->l2_weights[o][i] = values[pattern][(o + i) % 4];
+    char err[200];
+    bool ok = nnue_set_net(net, "test-extreme", err, sizeof err);
+    if (!ok) printf("    net refused: %s\n", err), nnue_net_free(net);
+    return ok;
+}
+
+TEST(nnue, layers_equal_plain_c) {
+    printf("    instruction set: %s\n", nnue_simd_name());
+    Comparison c = {0};
     rng_state = 4242;
-    CHECK(install_random_net(31));
-    compare_propagate_random(nnue_current_net(), 600, &mismatch);
-    compare_positions_simd_scalar(&mismatch, &checked);
-    CHECK(install_stress_net(32));
-    compare_propagate_random(nnue_current_net(), 600, &mismatch);
-    compare_positions_simd_scalar(&mismatch, &checked);
-    nnue_set_simd(true);
-    printf("    %d positions and 1200 random accumulators compared\n", checked);
-    CHECK_MSG(mismatch == 0, "%d mismatches (%d positions, 1200 random accumulators)", mismatch, checked);
-    CHECK(checked > 1000);
+    const struct {
+        const char *name;
+        bool (*install)(uint64_t);
+        uint64_t arg;
+    } nets[] = {{"random", install_random_net, 31}, {"stress", install_stress_net, 32}};
+    for (size_t n = 0; n < sizeof nets / sizeof nets[0]; n++) {
+        CHECK_MSG(nets[n].install(nets[n].arg), "%s net", nets[n].name);
+        compare_random_halves(&c, 1000);
+        compare_games(&c);
+    }
+    for (int pattern = 0; pattern < 4; pattern++) {
+        CHECK(install_extreme_net(pattern));
+        compare_random_halves(&c, 200);
+    }
+    CHECK(install_classical_net());
+    compare_games(&c);
+    nnue_unload();
+    if (nnue_init()) { /* the embedded (trained) net, when the build has one */
+        compare_random_halves(&c, 1000);
+        compare_games(&c);
+    }
+    printf("    %d comparisons\n", c.compared);
+    CHECK_MSG(c.mismatches == 0, "%d of %d differ, first %s", c.mismatches, c.compared, c.first_bad);
+    CHECK(c.compared > 10000);
     nnue_unload();
 }
 

@@ -1,0 +1,247 @@
+/* The net's layers, each written once on the operations of simd.h (which picks the
+ * instruction set); see nnue_layers.h and docs/nnue.md ("Layers and SIMD"). */
+#include "nnue_layers.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "simd.h"
+
+enum {
+    HIDDEN = NNUE_L2,                     /* outputs of both hidden affine layers */
+    GROUP_BYTES = 4 * HIDDEN,             /* one 4-byte input group's weights for every output */
+    GROUP_REGS = GROUP_BYTES / VEC_BYTES, /* vectors those weights (and the outputs) fill */
+    L1_GROUPS = 2 * NNUE_L1 / 4,
+    L2_GROUPS = HIDDEN / 4,
+    STEP = 2 * VEC_DOT_SETS,              /* groups per step of the affine loop: a pair per sum */
+    LIST_SIZE = L1_GROUPS + 8 + STEP,     /* room for the last table copy and the step padding */
+};
+#define ROUND_UP(n) (((n) + VEC_BYTES - 1) / VEC_BYTES * VEC_BYTES)
+
+_Static_assert(NNUE_L3 == HIDDEN, "both hidden affine layers have the same width");
+_Static_assert(GROUP_BYTES % VEC_BYTES == 0, "a group's outputs fill whole vectors");
+_Static_assert(NNUE_L1 % VEC_BYTES == 0, "an accumulator half packs into whole vectors");
+_Static_assert(VEC_I32 % 8 == 0 || 8 % VEC_I32 == 0, "non-zero lists are built 8 lanes at a time");
+_Static_assert(L1_GROUPS < 256, "group lists hold bytes (the zero group included)");
+
+/* A weight the vector kernel leaves out (it would break VEC_PAIR_LIMIT), added by plain C. */
+typedef struct {
+    uint16_t input, output;
+    int32_t weight;
+} MovedWeight;
+
+/* One hidden affine layer: input-major weights, w[g * GROUP_BYTES + 4 * o + k] = weight of
+ * input 4g+k for output o, with one all-zero group after the last (the padding target of the
+ * group lists), minus the moved weights. */
+typedef struct {
+    _Alignas(64) int32_t bias[HIDDEN];
+    int groups, moved_count;
+    MovedWeight *moved;
+    _Alignas(64) int8_t w[];
+} Affine;
+
+struct NnueLayers {
+    Affine *l1, *l2;
+    _Alignas(64) int8_t out[ROUND_UP(HIDDEN)]; /* zero beyond HIDDEN */
+    int32_t out_bias, acc_shift, hidden_shift;
+    uint8_t nonzero_at[256][8];  /* positions of the set bits of every byte value */
+    uint8_t nonzero_count[256]; /* and how many there are */
+};
+
+/* ---------------- feature rows ---------------- */
+
+void nnue_rows_update(int16_t *dst, const int16_t *src, const int16_t *const *add, int nadd,
+                      const int16_t *const *sub, int nsub) {
+    /* blocks of (at most) 8 registers, each kept in registers across all rows: the whole half
+     * with AVX-512, two blocks with AVX2 */
+    enum { REGS = NNUE_L1 / VEC_I16 < 8 ? NNUE_L1 / VEC_I16 : 8, BLOCK = REGS * VEC_I16 };
+    _Static_assert(NNUE_L1 % BLOCK == 0, "a half is whole blocks");
+    for (int b = 0; b < NNUE_L1; b += BLOCK) {
+        vec_t r[REGS];
+        for (int j = 0; j < REGS; j++) r[j] = vec_load(src + b + j * VEC_I16);
+        for (int k = 0; k < nadd; k++)
+            for (int j = 0; j < REGS; j++) r[j] = vec_add_i16(r[j], vec_load(add[k] + b + j * VEC_I16));
+        for (int k = 0; k < nsub; k++)
+            for (int j = 0; j < REGS; j++) r[j] = vec_sub_i16(r[j], vec_load(sub[k] + b + j * VEC_I16));
+        for (int j = 0; j < REGS; j++) vec_store(dst + b + j * VEC_I16, r[j]);
+    }
+}
+
+/* ---------------- forward pass ---------------- */
+
+/* Appends base + i for every non-zero int32 lane i of v (a 4-byte input group) to list;
+ * returns the new length. Writes up to 8 entries past it. */
+static inline int list_nonzero_groups(const NnueLayers *l, uint8_t *list, int n, vec_t v, int base) {
+    unsigned mask = vec_nonzero_i32_mask(v);
+    for (int b = 0; b < VEC_I32; b += 8) {
+        unsigned byte = (mask >> b) & 0xFFu;
+        /* eight positions at once: base + b added to every byte (no carries: all stay below 256) */
+        uint64_t at;
+        memcpy(&at, l->nonzero_at[byte], 8);
+        at += (uint64_t)(base + b) * 0x0101010101010101u;
+        memcpy(list + n, &at, 8);
+        n += l->nonzero_count[byte];
+    }
+    return n;
+}
+
+/* Clipped ReLU of both accumulator halves (side to move first) into x, listing the non-zero
+ * input groups; returns their count. */
+static inline int pack_halves(const NnueLayers *l, uint8_t *x, uint8_t *list, const int16_t *stm_half,
+                              const int16_t *other_half) {
+    const int16_t *halves[2] = {stm_half, other_half};
+    int n = 0;
+    for (int h = 0; h < 2; h++)
+        for (int i = 0; i < NNUE_L1; i += VEC_BYTES) {
+            vec_t v = vec_pack_clip_i16(vec_load(halves[h] + i), vec_load(halves[h] + i + VEC_I16), l->acc_shift);
+            vec_store(x + h * NNUE_L1 + i, v);
+            n = list_nonzero_groups(l, list, n, v, (h * NNUE_L1 + i) / 4);
+        }
+    return n;
+}
+
+/* Clipped ReLU of HIDDEN int32 sums (s padded with zeros to ROUND_UP(HIDDEN)) into x. */
+static inline void pack_hidden(const NnueLayers *l, uint8_t *x, const int32_t *s) {
+    for (int i = 0; i < HIDDEN; i += VEC_BYTES)
+        vec_store(x + i, vec_pack_clip_i32(vec_load(s + i), vec_load(s + i + VEC_I32), vec_load(s + i + 2 * VEC_I32),
+                                           vec_load(s + i + 3 * VEC_I32), l->hidden_shift));
+}
+
+/* out[0..HIDDEN) = bias + W.x over the listed input groups of x (all others zero). Groups
+ * are taken two at a time (vec_dot4_pair) by VEC_DOT_SETS independent sums; the list is
+ * padded to whole steps with the zero group, whose input bytes in x are zero too. */
+static inline void affine_listed(int32_t *out, const Affine *a, const uint8_t *x, uint8_t *list, int count) {
+    /* the moved weights in plain C, as a start to the first sums */
+    _Alignas(64) int32_t moved[HIDDEN];
+    for (int r = 0; r < GROUP_REGS; r++) vec_store(moved + r * VEC_I32, vec_zero());
+    for (int i = 0; i < a->moved_count; i++) moved[a->moved[i].output] += x[a->moved[i].input] * a->moved[i].weight;
+
+    for (int s = 0; s < STEP; s++) list[count + s] = (uint8_t)a->groups;
+    vec_t acc[VEC_DOT_SETS][GROUP_REGS];
+    for (int s = 0; s < VEC_DOT_SETS; s++)
+        for (int r = 0; r < GROUP_REGS; r++)
+            acc[s][r] = s ? vec_zero() : vec_add_i32(vec_load(a->bias + r * VEC_I32), vec_load(moved + r * VEC_I32));
+    for (int i = 0; i < count; i += STEP)
+        for (int s = 0; s < VEC_DOT_SETS; s++) {
+            const size_t g = list[i + 2 * s], h = list[i + 2 * s + 1];
+            int32_t xg, xh;
+            memcpy(&xg, x + 4 * g, 4);
+            memcpy(&xh, x + 4 * h, 4);
+            const vec_t in_g = vec_set1_i32(xg), in_h = vec_set1_i32(xh);
+            const int8_t *wg = a->w + g * GROUP_BYTES, *wh = a->w + h * GROUP_BYTES;
+            for (int r = 0; r < GROUP_REGS; r++)
+                acc[s][r] = vec_dot4_pair(acc[s][r], in_g, vec_load(wg + r * VEC_BYTES), in_h, vec_load(wh + r * VEC_BYTES));
+        }
+    for (int r = 0; r < GROUP_REGS; r++) {
+        for (int s = 1; s < VEC_DOT_SETS; s++) acc[0][r] = vec_add_i32(acc[0][r], acc[s][r]);
+        vec_store(out + r * VEC_I32, acc[0][r]);
+    }
+}
+
+/* bias + w.x over ROUND_UP(HIDDEN) bytes (zero beyond HIDDEN in both). */
+static inline int32_t output_dot(const uint8_t *x, const int8_t *w, int32_t bias) {
+    vec_t acc = vec_zero();
+    for (int i = 0; i < ROUND_UP(HIDDEN); i += VEC_BYTES)
+        acc = vec_dot4(acc, vec_load(x + i), vec_load(w + i));
+    return bias + vec_hsum_i32(acc);
+}
+
+int32_t nnue_layers_propagate(const NnueLayers *l, const int16_t *stm_half, const int16_t *other_half) {
+    _Alignas(64) uint8_t x0[ROUND_UP(2 * NNUE_L1 + 4)]; /* + the zero group's input */
+    _Alignas(64) uint8_t x1[ROUND_UP(HIDDEN + 4)], x2[ROUND_UP(HIDDEN)];
+    _Alignas(64) int32_t s1[ROUND_UP(HIDDEN)], s2[ROUND_UP(HIDDEN)];
+    uint8_t list[LIST_SIZE];
+    memset(x0 + 2 * NNUE_L1, 0, 4);
+    memset(x1 + HIDDEN, 0, 4);
+    memset(s1 + HIDDEN, 0, sizeof s1 - HIDDEN * sizeof *s1);
+    memset(s2 + HIDDEN, 0, sizeof s2 - HIDDEN * sizeof *s2);
+
+    int n = pack_halves(l, x0, list, stm_half, other_half);
+    affine_listed(s1, l->l1, x0, list, n);
+    pack_hidden(l, x1, s1);
+    /* L2's input is dense enough that listing its non-zero groups does not pay */
+    for (int i = 0; i < L2_GROUPS; i++) list[i] = (uint8_t)i;
+    affine_listed(s2, l->l2, x1, list, L2_GROUPS);
+    pack_hidden(l, x2, s2);
+    return output_dot(x2, l->out, l->out_bias);
+}
+
+/* ---------------- building the layout ---------------- */
+
+/* Moves the part of a weight pair (inputs `input`, `input`+1 of `output`) that breaks
+ * VEC_PAIR_LIMIT into the moved list: per sign, 127 times the pair's weights of that sign
+ * may sum to at most VEC_PAIR_LIMIT. Returns the new list length. */
+static int move_excess(int8_t *pair, int input, int output, MovedWeight *moved, int n) {
+    const long cap = (long)VEC_PAIR_LIMIT / 127;
+    for (int sign = 1; sign >= -1; sign -= 2) {
+        long over = -cap;
+        for (int k = 0; k < 2; k++) over += pair[k] * sign > 0 ? pair[k] * sign : 0;
+        for (int k = 0; k < 2 && over > 0; k++) {
+            int have = pair[k] * sign;
+            if (have <= 0) continue;
+            int take = have < over ? have : (int)over;
+            pair[k] = (int8_t)(pair[k] - sign * take);
+            moved[n++] = (MovedWeight){(uint16_t)(input + k), (uint16_t)output, sign * take};
+            over -= take;
+        }
+    }
+    return n;
+}
+
+/* The layer with weights w[HIDDEN][n_in] (file layout) and biases, laid out as in Affine. */
+static Affine *affine_build(const int8_t *w, const int32_t *bias, int n_in) {
+    const int groups = n_in / 4;
+    size_t bytes = sizeof(Affine) + (size_t)(groups + 1) * GROUP_BYTES;
+    Affine *a = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+    MovedWeight *moved = malloc(sizeof *moved * (size_t)n_in * HIDDEN);
+    if (!a || !moved) {
+        free(a), free(moved);
+        return NULL;
+    }
+    memset(a, 0, bytes);
+    memcpy(a->bias, bias, sizeof a->bias);
+    a->groups = groups;
+    a->moved = moved;
+    for (int g = 0; g < groups; g++)
+        for (int o = 0; o < HIDDEN; o++) {
+            int8_t *dst = a->w + (size_t)g * GROUP_BYTES + 4 * o;
+            for (int k = 0; k < 4; k++) dst[k] = w[(size_t)o * n_in + 4 * g + k];
+            for (int k = 0; k < 4; k += 2) a->moved_count = move_excess(dst + k, 4 * g + k, o, moved, a->moved_count);
+        }
+    /* room was made for the worst case (every weight); keep what is used */
+    MovedWeight *used = realloc(moved, sizeof *moved * (size_t)(a->moved_count + 1));
+    if (used) a->moved = used;
+    return a;
+}
+
+static void affine_free(Affine *a) {
+    if (a) free(a->moved);
+    free(a);
+}
+
+NnueLayers *nnue_layers_build(const NnueNet *net) {
+    NnueLayers *l = aligned_alloc(64, (sizeof(NnueLayers) + 63) & ~(size_t)63);
+    if (!l) return NULL;
+    memset(l, 0, sizeof *l);
+    l->l1 = affine_build(&net->l1_weights[0][0], net->l1_biases, 2 * NNUE_L1);
+    l->l2 = affine_build(&net->l2_weights[0][0], net->l2_biases, HIDDEN);
+    if (!l->l1 || !l->l2) {
+        nnue_layers_free(l);
+        return NULL;
+    }
+    memcpy(l->out, net->out_weights, sizeof net->out_weights);
+    l->out_bias = net->out_bias;
+    l->acc_shift = net->acc_shift;
+    l->hidden_shift = net->hidden_shift;
+    for (int m = 0; m < 256; m++)
+        for (int b = 0; b < 8; b++)
+            if (m >> b & 1) l->nonzero_at[m][l->nonzero_count[m]++] = (uint8_t)b;
+    return l;
+}
+
+void nnue_layers_free(NnueLayers *layers) {
+    if (layers) affine_free(layers->l1), affine_free(layers->l2);
+    free(layers);
+}
+
+const char *nnue_simd_name(void) { return VEC_NAME; }
