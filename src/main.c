@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "datagen.h"
 #include "engine_io.h"
+#include "move_features.h"
 #include "nnue.h"
 #include "options.h"
 #include "perft.h"
@@ -37,6 +38,7 @@ static const struct {
     {"datagen", datagen_main, "datagen --out FILE --games N|--positions N [...]   self-play training data"},
     {"train", train_main, "train --data FILE[,FILE] --out NET [...]   train a net from datagen records"},
     {"tune", tune_main, "tune --openings FILE [...]   SPSA tuning of the search constants (make TUNE=1)"},
+    {"movefeatures", move_features_main, "movefeatures [FEN|startpos] [moves M1 M2 ...]   the move guesser's features"},
 };
 
 #define SUBCOMMAND_COUNT ((int)(sizeof subcommands / sizeof subcommands[0]))
