@@ -74,6 +74,9 @@ const char *fuzz_mode_name(FuzzMode mode);
 /* ---- valid sessions (fuzz_gen.c) and mutations (fuzz_mutate.c) ---- */
 void fuzz_generate(FuzzSession *s, FuzzMode mode, FuzzRng *rng);
 void fuzz_mutate(FuzzSession *s, FuzzRng *rng);
+/* perft, bench, epd: they run to their end whatever follows, so their numbers (and the end
+ * of input) must not cut into them. */
+bool fuzz_line_runs_to_its_end(const FuzzLine *l);
 /* Words and numbers the generator and the mutator share. */
 const char *fuzz_random_word(FuzzRng *rng);
 void fuzz_random_number(FuzzRng *rng, char *out, size_t size);

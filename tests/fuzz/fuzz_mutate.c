@@ -27,10 +27,14 @@ static bool first_word_is(const FuzzLine *l, const char *const *list) {
  * (a bare `bench` takes minutes in the sanitizer build), and where nothing stops a search
  * its limits must stay small. Such lines are only dropped, repeated, moved, padded past
  * their words, or refused whole (NUL). */
-static bool line_is_fragile(const FuzzSession *s, const FuzzLine *l) {
+bool fuzz_line_runs_to_its_end(const FuzzLine *l) {
     static const char *const always[] = {"perft", "divide", "bench", "epd", NULL};
+    return first_word_is(l, always);
+}
+
+static bool line_is_fragile(const FuzzSession *s, const FuzzLine *l) {
     static const char *const limits[] = {"go", "sd", "sn", "st", "level", "time", "otim", "nps", NULL};
-    return first_word_is(l, always) || (s->searches_bounded && first_word_is(l, limits));
+    return fuzz_line_runs_to_its_end(l) || (s->searches_bounded && first_word_is(l, limits));
 }
 
 /* Replaces bytes [at, at + cut) of the line by insert[0..insert_len). */
