@@ -50,6 +50,7 @@ static CommandResult run_script(char **words, int count) {
         io_error("script: cannot open '%s': %s", path, why);
         return CMD_DONE;
     }
+    commands_stop_search(); /* its lines wait for their own searches, not for one started before it */
     session.script_depth++;
     CommandResult result = CMD_DONE;
     char *line = NULL;

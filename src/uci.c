@@ -221,6 +221,8 @@ void uci_go(char **w, int n) {
     }
     int us = session.game.pos.side;
     if (limits.time[us] < 0 && limits.time[!us] >= 0) limits.time[us] = limits.time[!us]; /* one clock: read it as both */
+    bool bounded = limits.time[us] >= 0 || limits.depth || limits.nodes || limits.movetime || limits.mate;
+    if (limits.ponder && !bounded) limits.infinite = true; /* after ponderhit nothing would end it: it waits for stop */
     if (!has_limit) { /* a bare go: the sd/sn/st limits if set, else until stop */
         limits.depth = session.depth_limit;
         limits.nodes = session.node_limit;

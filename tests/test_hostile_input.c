@@ -221,14 +221,27 @@ TEST(hostile, batch_refuses_open_ended_go) {
     CHECK_MSG(rc == 0 && count_lines_starting(out, "bestmove ") == 1, "exit %d: %s", rc, out);
 }
 
-/* A ponderhit for a search that was no ponder search (go infinite) leaves it open-ended:
- * end of input still stops it instead of waiting for ever. */
+/* A search that nothing but stop can end stays so after ponderhit (go infinite, or go ponder
+ * without a limit), and a script stops a search started before it instead of waiting on it:
+ * end of input or the script's next line comes at once. */
 TEST(hostile, ponderhit_after_go_infinite) {
+    char script[] = "/tmp/squall-test-script-XXXXXX", scripted[2][128];
+    int fd = mkstemp(script); /* an empty script */
+    CHECK(fd >= 0);
+    if (fd >= 0) close(fd);
+    snprintf(scripted[0], sizeof scripted[0], "uci\nposition startpos\ngo ponder searchmoves\nponderhit\nscript %s\nstop\n", script);
+    snprintf(scripted[1], sizeof scripted[1], "uci\nposition startpos\ngo wtime 100000000 btime 100000000\nscript %s\n", script);
+    const char *sessions[] = {"uci\nposition startpos\ngo infinite\nponderhit\n", "uci\nposition startpos\ngo ponder\nponderhit\n",
+                              scripted[0], scripted[1]};
     char out[65536];
-    int64_t t0 = now_ms();
-    int rc = run_engine(NULL, "uci\nposition startpos\ngo infinite\nponderhit\n", out, sizeof out, SEARCH_TIMEOUT_MS);
-    int64_t took = now_ms() - t0;
-    CHECK_MSG(rc == 0 && took < 3000 && count_lines_starting(out, "bestmove ") == 1, "exit %d after %lld ms", rc, (long long)took);
+    for (size_t i = 0; i < sizeof sessions / sizeof sessions[0]; i++) {
+        int64_t t0 = now_ms();
+        int rc = run_engine(NULL, sessions[i], out, sizeof out, SEARCH_TIMEOUT_MS);
+        int64_t took = now_ms() - t0;
+        CHECK_MSG(rc == 0 && took < 3000 && count_lines_starting(out, "bestmove ") == 1, "session %zu: exit %d after %lld ms",
+                  i, rc, (long long)took);
+    }
+    unlink(script);
 }
 
 /* The GUI is gone: xboard stops thinking at end of input, as UCI and the terminal do. */
