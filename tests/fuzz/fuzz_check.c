@@ -492,9 +492,11 @@ static void check_xboard_moves(const Commands *cs, const Output *o, FuzzCheck *c
     }
 }
 
+/* A report, not the warning ASan prints when an allocation fails (allocator_may_return_null:
+ * a Hash the machine cannot give is refused, as in a release build). */
 static bool sanitizer_report(const FuzzRun *run) {
-    return strstr(run->err, "Sanitizer") || strstr(run->err, "runtime error") || run->exit_code == 86 ||
-           run->exit_code == 87 || run->exit_code == 23;
+    return strstr(run->err, "ERROR: AddressSanitizer") || strstr(run->err, "ERROR: LeakSanitizer") ||
+           strstr(run->err, "runtime error") || run->exit_code == 86 || run->exit_code == 87 || run->exit_code == 23;
 }
 
 void fuzz_check(const FuzzSession *s, const FuzzRun *run, FuzzCheck *c) {
