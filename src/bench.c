@@ -5,11 +5,11 @@
 #include <stdlib.h>
 
 #include "board.h"
+#include "clock.h"
 #include "evaluate.h"
 #include "nnue.h"
 #include "notation.h"
 #include "threads.h"
-#include "timeman.h"
 #include "version.h"
 
 static const char *bench_positions[] = {

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "board.h"
+#include "clock.h"
 #include "evaluate.h"
 #include "movegen.h"
 #include "nnue.h"
@@ -29,12 +30,6 @@ static uint64_t game_rng_seed(uint64_t seed, uint64_t game) {
     uint64_t s = seed * 0xD1B54A32D192ED03ULL + game;
     splitmix64(&s);
     return s ^ 0x4441544147454E31ULL; /* "DATAGEN1" */
-}
-
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* ---------------- one game ---------------- */
@@ -343,7 +338,7 @@ bool datagen_run(const DatagenConfig *cfg, DatagenStats *stats, FILE *log, char 
     }
     pthread_mutex_init(&sh.lock, NULL);
     pthread_t *tids = calloc((size_t)cfg->threads, sizeof *tids);
-    double start = now_seconds();
+    double start = time_now_seconds();
     time_t start_time = time(NULL);
     if (cfg->manifest) datagen_write_manifest(cfg, &sh.total, start_time, "running");
     int started = 0;
@@ -375,7 +370,7 @@ bool datagen_run(const DatagenConfig *cfg, DatagenStats *stats, FILE *log, char 
             fflush(log);
             stop_announced = true;
         }
-        double now = now_seconds();
+        double now = time_now_seconds();
         if (cfg->progress_seconds > 0 && now >= next_report) {
             print_progress(log, &snapshot, now - start, false);
             if (cfg->manifest) datagen_write_manifest(cfg, &snapshot, start_time, "running");
@@ -391,7 +386,7 @@ bool datagen_run(const DatagenConfig *cfg, DatagenStats *stats, FILE *log, char 
     }
     if (fclose(sh.out) != 0 && !sh.failed) fail_locked(&sh, "closing the output file failed");
     pthread_mutex_destroy(&sh.lock);
-    sh.total.seconds = now_seconds() - start;
+    sh.total.seconds = time_now_seconds() - start;
     if (stats) *stats = sh.total;
     if (cfg->manifest && !datagen_write_manifest(cfg, &sh.total, start_time, sh.failed ? "failed" : "done") && !sh.failed)
         sh.failed = true, snprintf(sh.error, sizeof sh.error, "cannot write '%s.manifest'", cfg->out_path);

@@ -10,15 +10,16 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "clock.h"
 
 int io_protocol = PROTO_TERMINAL;
 
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 static FILE *log_file;
 static bool log_is_stderr;
-static struct timespec start_time;
+static int64_t start_ns;
 static atomic_int error_count;
 static char current_command[256];
 static FILE *cookie_stream;
@@ -35,11 +36,7 @@ typedef struct {
     Move best, ponder;
 } DoneMessage;
 
-static double elapsed_seconds(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - start_time.tv_sec) + (now.tv_nsec - start_time.tv_nsec) / 1e9;
-}
+static double elapsed_seconds(void) { return (double)(time_now_ns() - start_ns) / 1e9; }
 
 /* Caller holds out_lock. Each line gets a timestamp and a direction marker. */
 static void log_lines(char marker, const char *text, size_t len) {
@@ -62,7 +59,7 @@ static ssize_t cookie_write(void *cookie, const char *buf, size_t size) {
 }
 
 void io_init(void) {
-    clock_gettime(CLOCK_MONOTONIC, &start_time);
+    start_ns = time_now_ns();
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (wake_pipe[0] < 0 && pipe(wake_pipe) == 0) {
         fcntl(wake_pipe[0], F_SETFL, fcntl(wake_pipe[0], F_GETFL) | O_NONBLOCK);

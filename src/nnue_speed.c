@@ -3,18 +3,12 @@
  * on the machine and its load. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "accumulator.h"
 #include "board.h"
+#include "clock.h"
 #include "movegen.h"
 #include "nnue.h"
-
-static double now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 static volatile int64_t sink; /* keeps the timed work from being optimised away */
 
@@ -42,9 +36,9 @@ typedef struct {
     do {                                                                                           \
         double best_ = 1e300;                                                                      \
         for (int done_ = 0; done_ < (iterations); done_ += SPEED_BATCH) {                          \
-            double t0_ = now_ns();                                                                 \
+            double t0_ = (double)time_now_ns();                                                                 \
             for (int n = done_; n < done_ + SPEED_BATCH; n++) { body; }                            \
-            double t_ = now_ns() - t0_;                                                            \
+            double t_ = (double)time_now_ns() - t0_;                                                            \
             if (t_ < best_) best_ = t_;                                                            \
         }                                                                                          \
         (result) = best_ / SPEED_BATCH;                                                            \

@@ -4,6 +4,7 @@
 
 #include <stdatomic.h>
 
+#include "clock.h"
 #include "search.h"
 
 /* What the clock allows for one move. */
@@ -30,8 +31,6 @@ typedef struct {
     bool cpu_time;             /* measure this process's CPU time instead of the wall clock */
 } TimeManager;
 
-int64_t time_now_ms(void);
-int64_t cpu_time_now_ms(void); /* CPU time of the whole process (all its threads) */
 /* Pure: the budget for the side to move under these limits, keeping overhead_ms in hand. */
 TimeBudget timeman_budget(const SearchLimits *limits, int side, int game_ply, int overhead_ms);
 /* Pure: elapsed ms from which no further iteration starts (soft_ms scaled by the progress). */

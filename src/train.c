@@ -19,10 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "board.h"
+#include "clock.h"
 #include "nnue.h"
 #include "random.h"
 #include "train_data.h"
@@ -75,18 +75,6 @@ struct Trainer {
     int checks_without_gain;
     double best_check_loss;
 };
-
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double cpu_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static inline size_t part_begin(size_t n, int t, int threads) { return n * (size_t)t / (size_t)threads; }
 
@@ -553,8 +541,8 @@ static bool train_epochs(Trainer *tr, int first_epoch, TrainReport *rep, FILE *l
         tr->epoch = epoch;
         memcpy(order, tr->data.train, n * sizeof *order); /* each epoch's order depends on (seed, epoch) only */
         shuffle(order, n, tr->seed, epoch);
-        double epoch_cpu = cpu_seconds();
-        double epoch_start = now_seconds(), next_progress = epoch_start + cfg->progress_seconds, loss_sum = 0;
+        double epoch_cpu = cpu_time_now_seconds();
+        double epoch_start = time_now_seconds(), next_progress = epoch_start + cfg->progress_seconds, loss_sum = 0;
         size_t done = 0;
         int next_check = 1;
         for (size_t at = 0; at < n; at += batch) {
@@ -593,7 +581,7 @@ static bool train_epochs(Trainer *tr, int first_epoch, TrainReport *rep, FILE *l
                     fflush(log);
                 }
             }
-            double now = now_seconds();
+            double now = time_now_seconds();
             if (log && cfg->progress_seconds > 0 && now >= next_progress) {
                 fprintf(log, "train: epoch %d %5.1f%%  loss %.6f  lr %.2e  %.0f pos/s\n", epoch + 1,
                         100.0 * (double)done / (double)n, loss_sum / (double)done, lr,
@@ -603,8 +591,8 @@ static bool train_epochs(Trainer *tr, int first_epoch, TrainReport *rep, FILE *l
             }
         }
         if (failed) break;
-        double seconds = now_seconds() - epoch_start;
-        train_seconds += seconds, trained += done, train_cpu += cpu_seconds() - epoch_cpu;
+        double seconds = time_now_seconds() - epoch_start;
+        train_seconds += seconds, trained += done, train_cpu += cpu_time_now_seconds() - epoch_cpu;
         double train_loss = loss_sum / (double)done;
         if (rep->first_train_loss < 0) rep->first_train_loss = train_loss;
         rep->last_train_loss = train_loss;
@@ -664,7 +652,7 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
     if ((cfg->out && !writable_path(cfg->out, "--out", err, err_size)) ||
         (cfg->checkpoint && !writable_path(cfg->checkpoint, "--checkpoint", err, err_size)))
         return false;
-    double start = now_seconds();
+    double start = time_now_seconds();
     Trainer *tr = calloc(1, sizeof *tr);
     if (!tr) return snprintf(err, err_size, "out of memory"), false;
     tr->cfg = cfg;
@@ -743,7 +731,7 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
                         rep->quant_max_cp);
         }
     }
-    rep->seconds = now_seconds() - start;
+    rep->seconds = time_now_seconds() - start;
     if (ok && log)
         fprintf(log, "train: done in %.1fs, %.0f positions/s while training (%.0f per CPU-second), %.0f feature rows "
                      "per batch\n", rep->seconds, rep->positions_per_second, rep->positions_per_cpu_second,

@@ -26,8 +26,8 @@ int tune_main(int argc, char **argv) {
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "evaluate.h"
 #include "game_record.h"
 #include "nnue.h"
@@ -134,12 +134,6 @@ static void perturbed_settings(const TuneConfig *cfg, const TuneState *st, int k
 
 /* ---------- games ---------- */
 
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 /* White's points minus black's for a finished game: +1, 0 or -1. */
 static int status_points(GameStatus status) {
     return status == GAME_WHITE_MATES ? 1 : status == GAME_BLACK_MATES ? -1 : 0;
@@ -173,10 +167,10 @@ static int play_game(Seat *seat, const TuneConfig *cfg, const Opening *o, const 
             limits.time[WHITE] = clock[WHITE], limits.time[BLACK] = clock[BLACK];
             limits.inc[WHITE] = limits.inc[BLACK] = cfg->inc_ms;
         }
-        double start = now_ms();
+        double start = time_now_seconds() * 1e3;
         SearchResult r = search_worker_run(seat->worker[player], &g->pos, &limits, &settings[player]);
         if (!cfg->nodes) {
-            clock[side] -= (int64_t)(now_ms() - start);
+            clock[side] -= (int64_t)(time_now_seconds() * 1e3 - start);
             if (clock[side] < 0) {
                 white_points = side == WHITE ? -1 : 1;
                 ++*time_losses;
@@ -457,7 +451,7 @@ bool tune_run(const TuneConfig *cfg, TuneState *st, FILE *log, char *err, size_t
     if (ok && log)
         fprintf(log, "tune: %d constants, %d pairs (%d done), %s, %d threads, %d openings, seed %" PRIu64 "\n", st->count,
                 cfg->iterations, st->done, cfg->nodes ? "node-limited" : "on the clock", cfg->threads, opening_count, cfg->seed);
-    double start = now_ms(), last_report = start;
+    double start = time_now_seconds() * 1e3, last_report = start;
     int first_done = st->done;
     int end = cfg->stop_after && cfg->stop_after < cfg->iterations ? cfg->stop_after : cfg->iterations;
     while (ok && st->done < end) {
@@ -474,7 +468,7 @@ bool tune_run(const TuneConfig *cfg, TuneState *st, FILE *log, char *err, size_t
         for (int s = 0; s < started; s++) pthread_join(threads[s], NULL);
         apply_batch(cfg, st, &b);
         if (cfg->checkpoint_path) ok = save_checkpoint(cfg, st, err, err_size);
-        double now = now_ms();
+        double now = time_now_seconds() * 1e3;
         if (log && (now - last_report >= cfg->progress_seconds * 1e3 || st->done == cfg->iterations)) {
             print_progress(log, cfg, st, st->done - first_done, (now - start) / 1e3);
             last_report = now;

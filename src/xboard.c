@@ -11,9 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "book.h"
+#include "clock.h"
 #include "engine_io.h"
 #include "movegen.h"
 #include "notation.h"
@@ -43,7 +43,7 @@ static struct {
     unsigned search_id;
     Move ponder_move;       /* the reply being pondered on */
     Move hint;
-    struct timespec search_started;
+    int64_t search_started_ms;
     bool paused;            /* pause: the search below is resumed by resume */
     XbSearch paused_search;
     Move excluded[MAX_MOVES]; /* exclude: root moves analysis leaves out, until the position changes */
@@ -66,12 +66,6 @@ static atomic_int last_depth;
 static Position report_root;         /* root of the running search, for SAN PVs */
 static atomic_bool pondering_output; /* the PV starts with the pondered move (until ponderhit) */
 static char ponder_san[16];          /* that move, written before the ponder search starts */
-
-static int64_t elapsed_ms_since(const struct timespec *t0) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (int64_t)(now.tv_sec - t0->tv_sec) * 1000 + (now.tv_nsec - t0->tv_nsec) / 1000000;
-}
 
 /* ---------- search callbacks (search thread) ---------- */
 
@@ -132,7 +126,7 @@ static void xb_start(const Position *root, const SearchLimits *limits, XbSearch 
     atomic_store(&last_score_ours, kind != XB_ANALYZING);
     atomic_store(&last_nodes, 0);
     atomic_store(&last_depth, 0);
-    clock_gettime(CLOCK_MONOTONIC, &xb.search_started);
+    xb.search_started_ms = time_now_ms();
     SearchOutput out = {.report = xb_report, .bestmove = xb_bestmove, .ctx = (void *)(uintptr_t)xb.search_id};
     commands_start_search(root, limits, &out);
 }
@@ -518,7 +512,7 @@ static void xb_book_listing(void) {
 
 static void xb_analysis_status(void) {
     if (xb.search != XB_ANALYZING) return;
-    io_printf("stat01: %lld %llu %d 0 %d\n", (long long)(elapsed_ms_since(&xb.search_started) / 10),
+    io_printf("stat01: %lld %llu %d 0 %d\n", (long long)((time_now_ms() - xb.search_started_ms) / 10),
               (unsigned long long)atomic_load(&last_nodes), atomic_load(&last_depth), count_legal_moves(&session.game.pos));
 }
 
