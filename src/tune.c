@@ -32,6 +32,7 @@ int tune_main(int argc, char **argv) {
 #include "game_record.h"
 #include "nnue.h"
 #include "notation.h"
+#include "random.h"
 #include "threads.h"
 
 #define OPENING_MAX_PLIES 64
@@ -85,13 +86,6 @@ void tune_config_defaults(TuneConfig *cfg) {
 }
 
 /* ---------- random signs and SPSA gains ---------- */
-
-static uint64_t splitmix64(uint64_t *state) {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
 
 /* The perturbation signs of pair k: one random bit per tuned constant. */
 static void pair_signs(uint64_t seed, int k, int count, int *sign) {

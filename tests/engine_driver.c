@@ -10,19 +10,12 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "board.h"
 #include "notation.h"
 #include "test.h"
 
-
-int64_t now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 bool engine_start(Engine *e, const char *const *args) { return engine_start_limited(e, args, 0); }
 
@@ -83,7 +76,7 @@ void engine_send_lines(Engine *e, const char *const *lines) {
 }
 
 bool engine_line(Engine *e, char *out, size_t size, int timeout_ms) {
-    int64_t deadline = now_ms() + timeout_ms;
+    int64_t deadline = time_now_ms() + timeout_ms;
     for (;;) {
         char *nl = memchr(e->buf, '\n', e->len);
         if (nl) {
@@ -94,7 +87,7 @@ bool engine_line(Engine *e, char *out, size_t size, int timeout_ms) {
             return true;
         }
         if (e->eof) return false;
-        int64_t left = deadline - now_ms();
+        int64_t left = deadline - time_now_ms();
         if (left <= 0) return false;
         struct pollfd p = {.fd = e->from_engine, .events = POLLIN};
         int r = poll(&p, 1, (int)left);
@@ -108,12 +101,12 @@ bool engine_line(Engine *e, char *out, size_t size, int timeout_ms) {
 }
 
 bool engine_expect(Engine *e, const char *prefix, char *line, size_t size, int timeout_ms, char *seen, size_t seen_size) {
-    int64_t deadline = now_ms() + timeout_ms;
+    int64_t deadline = time_now_ms() + timeout_ms;
     char tmp[8192];
     if (!line) line = tmp, size = sizeof tmp;
     if (seen) seen[0] = '\0';
     for (;;) {
-        int64_t left = deadline - now_ms();
+        int64_t left = deadline - time_now_ms();
         if (left <= 0 || !engine_line(e, line, size, (int)left)) return false;
         if (!strncmp(line, prefix, strlen(prefix))) return true;
         if (seen) {
@@ -125,12 +118,12 @@ bool engine_expect(Engine *e, const char *prefix, char *line, size_t size, int t
 
 int engine_finish(Engine *e, int timeout_ms) {
     if (e->to_engine >= 0) close(e->to_engine), e->to_engine = -1;
-    int64_t deadline = now_ms() + timeout_ms;
+    int64_t deadline = time_now_ms() + timeout_ms;
     int status = 0;
     for (;;) {
         pid_t r = waitpid(e->pid, &status, WNOHANG);
         if (r == e->pid) break;
-        if (now_ms() > deadline) {
+        if (time_now_ms() > deadline) {
             kill(e->pid, SIGKILL);
             waitpid(e->pid, &status, 0);
             close(e->from_engine);
@@ -148,11 +141,11 @@ int run_engine(const char *const *args, const char *input, char *output, size_t 
     if (!engine_start(&e, args)) return -2;
     if (input) engine_send(&e, "%s", input);
     close(e.to_engine), e.to_engine = -1;
-    int64_t deadline = now_ms() + timeout_ms;
+    int64_t deadline = time_now_ms() + timeout_ms;
     size_t n = 0;
     output[0] = '\0';
     char line[8192];
-    while (now_ms() < deadline && engine_line(&e, line, sizeof line, (int)(deadline - now_ms())))
+    while (time_now_ms() < deadline && engine_line(&e, line, sizeof line, (int)(deadline - time_now_ms())))
         if (n < size) n += (size_t)snprintf(output + n, size - n, "%s\n", line);
     return engine_finish(&e, 1000);
 }

@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "clock.h" /* the deadlines are on time_now_ms */
+
 #define READ_TIMEOUT_MS 5000
 #define SEARCH_TIMEOUT_MS 10000
 
@@ -20,7 +22,6 @@ typedef struct {
     bool eof;
 } Engine;
 
-int64_t now_ms(void);
 /* Starts the engine with extra arguments (NULL-terminated list, may be NULL); limited: with at
  * most memory_limit bytes of address space (0: no limit). */
 bool engine_start(Engine *e, const char *const *args);

@@ -2,9 +2,9 @@
  * the line "N passed, N failed". */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "board.h"
+#include "clock.h"
 #include "test.h"
 
 #define MAX_TESTS 512
@@ -27,12 +27,6 @@ void test_fail(const char *file, int line, const char *expr, const char *detail)
     current_failures++;
 }
 
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 int main(int argc, char **argv) {
     const char *only = NULL;
     for (int i = 1; i < argc; i++) {
@@ -48,19 +42,19 @@ int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     board_init();
     int passed = 0, failed = 0;
-    double start = now_seconds();
+    double start = time_now_seconds();
     for (int i = 0; i < case_count; i++) {
         char full_name[160];
         snprintf(full_name, sizeof full_name, "%s.%s", cases[i].suite, cases[i].name);
         if (only && !strstr(full_name, only)) continue;
         current_failures = 0;
-        double t0 = now_seconds();
+        double t0 = time_now_seconds();
         cases[i].func();
-        double dt = now_seconds() - t0;
+        double dt = time_now_seconds() - t0;
         if (current_failures) failed++, printf("FAIL %s (%d failed checks, %.2fs)\n", full_name, current_failures, dt);
         else passed++, printf("ok   %s (%.2fs)\n", full_name, dt);
     }
-    printf("total time %.1fs\n", now_seconds() - start);
+    printf("total time %.1fs\n", time_now_seconds() - start);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

@@ -115,11 +115,11 @@ TEST(faults, bad_nets_refused_previous_net_kept) {
     CHECK(option_line(&e, "EvalFile", option_before, sizeof option_before));
     CHECK_MSG(strstr(option_before, good) != NULL, "%s", option_before);
     for (int i = 0; i < b.count; i++) {
-        int64_t t0 = now_ms();
+        int64_t t0 = time_now_ms();
         engine_send(&e, "setoption name EvalFile value %s", b.path[i]);
         engine_send(&e, "isready");
         bool answered = engine_expect(&e, "readyok", NULL, 0, READ_TIMEOUT_MS, seen, sizeof seen);
-        CHECK_MSG(answered && now_ms() - t0 < 3000, "%s: no readyok in time", b.path[i]);
+        CHECK_MSG(answered && time_now_ms() - t0 < 3000, "%s: no readyok in time", b.path[i]);
         if (!answered) break;
         int errors = 0;
         for (const char *p = seen; (p = strstr(p, "info string error: ")); p++) errors++;
@@ -140,12 +140,12 @@ TEST(faults, bad_nets_refused_at_start) {
     CHECK_MSG(make_bad_nets(&b, good, sizeof good), "cannot build the test files from " SHIPPED_NET);
     for (int i = 0; i < b.count; i++) {
         const char *args[] = {"--evalfile", b.path[i], NULL};
-        int64_t t0 = now_ms();
+        int64_t t0 = time_now_ms();
         int rc = run_engine(args, "uci\nquit\n", out, sizeof out, READ_TIMEOUT_MS);
         char *nl = strchr(out, '\n');
         CHECK_MSG(rc == 2 && !strncmp(out, "squall: --evalfile: ", 20) && nl && !nl[1] && strstr(out, b.why[i]),
                   "%s: exit %d: %s", b.path[i], rc, out);
-        CHECK_MSG(now_ms() - t0 < 3000, "%s: took %lld ms", b.path[i], (long long)(now_ms() - t0));
+        CHECK_MSG(time_now_ms() - t0 < 3000, "%s: took %lld ms", b.path[i], (long long)(time_now_ms() - t0));
     }
     remove_bad_files(&b, good);
 }

@@ -209,10 +209,10 @@ TEST(hostile, every_go_ends_in_bestmove) {
 TEST(hostile, batch_refuses_open_ended_go) {
     char out[65536];
     const char *infinite[] = {"--command", "go infinite", NULL};
-    int64_t t0 = now_ms();
+    int64_t t0 = time_now_ms();
     int rc = run_engine(infinite, NULL, out, sizeof out, SEARCH_TIMEOUT_MS);
     CHECK_MSG(rc == 1 && count_lines_starting(out, "error: go infinite: ") == 1 && !strstr(out, "bestmove"), "exit %d: %s", rc, out);
-    CHECK_MSG(now_ms() - t0 < 3000, "took %lld ms", (long long)(now_ms() - t0));
+    CHECK_MSG(time_now_ms() - t0 < 3000, "took %lld ms", (long long)(time_now_ms() - t0));
     const char *ponder[] = {"--command", "uci; go ponder depth 3", NULL};
     rc = run_engine(ponder, NULL, out, sizeof out, SEARCH_TIMEOUT_MS);
     CHECK_MSG(rc == 1 && strstr(out, "info string error: go ponder: ") && !strstr(out, "bestmove"), "exit %d: %s", rc, out);
@@ -235,9 +235,9 @@ TEST(hostile, ponderhit_after_go_infinite) {
                               scripted[0], scripted[1]};
     char out[65536];
     for (size_t i = 0; i < sizeof sessions / sizeof sessions[0]; i++) {
-        int64_t t0 = now_ms();
+        int64_t t0 = time_now_ms();
         int rc = run_engine(NULL, sessions[i], out, sizeof out, SEARCH_TIMEOUT_MS);
-        int64_t took = now_ms() - t0;
+        int64_t took = time_now_ms() - t0;
         CHECK_MSG(rc == 0 && took < 3000 && count_lines_starting(out, "bestmove ") == 1, "session %zu: exit %d after %lld ms",
                   i, rc, (long long)took);
     }
@@ -253,9 +253,9 @@ TEST(hostile, xboard_end_of_input_while_thinking) {
     engine_send(&e, "level 40 60 0");
     engine_send(&e, "go");
     usleep(200 * 1000);
-    int64_t t0 = now_ms();
+    int64_t t0 = time_now_ms();
     int rc = engine_finish(&e, 5000);
-    int64_t took = now_ms() - t0;
+    int64_t took = time_now_ms() - t0;
     CHECK_MSG(rc == 0 && took < 2000, "exit %d after %lld ms", rc, (long long)took);
 }
 

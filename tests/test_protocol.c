@@ -75,10 +75,10 @@ TEST(protocol, uci_position_and_go_limits) {
     CHECK_MSG(engine_expect(&e, "bestmove ", line, sizeof line, SEARCH_TIMEOUT_MS, NULL, 0), "go nodes: no bestmove");
     CHECK_MSG(legal_in(START_FEN, "e2e4 e7e5 g1f3", bestmove_of(line)), "illegal: %s", line);
 
-    int64_t t0 = now_ms();
+    int64_t t0 = time_now_ms();
     engine_send(&e, "go movetime 200");
     CHECK_MSG(engine_expect(&e, "bestmove ", line, sizeof line, SEARCH_TIMEOUT_MS, NULL, 0), "go movetime: no bestmove");
-    int64_t took = now_ms() - t0;
+    int64_t took = time_now_ms() - t0;
     CHECK_MSG(took < 1500, "movetime 200 took %lld ms", (long long)took);
 
     const char *fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
@@ -109,10 +109,10 @@ TEST(protocol, uci_infinite_stop_is_fast) {
     CHECK_MSG(engine_expect(&e, "readyok", NULL, 0, 1000, NULL, 0), "isready not answered during search");
     usleep(300 * 1000);
     CHECK_MSG(e.len == 0 || !strstr(e.buf, "bestmove"), "infinite search stopped by itself");
-    int64_t t0 = now_ms();
+    int64_t t0 = time_now_ms();
     engine_send(&e, "stop");
     CHECK_MSG(engine_expect(&e, "bestmove ", line, sizeof line, 2000, NULL, 0), "no bestmove after stop");
-    int64_t took = now_ms() - t0;
+    int64_t took = time_now_ms() - t0;
     CHECK_MSG(took < 500, "stop took %lld ms", (long long)took);
     CHECK(legal_in(START_FEN, "", bestmove_of(line)));
     engine_send(&e, "quit");
@@ -347,10 +347,10 @@ TEST(protocol, xboard_move_now_and_playing_black) {
     engine_send(&e, "st 30");
     engine_send(&e, "usermove d2d4"); /* engine plays black after new */
     usleep(300 * 1000);
-    int64_t t0 = now_ms();
+    int64_t t0 = time_now_ms();
     engine_send(&e, "?");
     CHECK_MSG(engine_expect(&e, "move ", line, sizeof line, 3000, NULL, 0), "no move after ?");
-    int64_t took = now_ms() - t0;
+    int64_t took = time_now_ms() - t0;
     CHECK_MSG(took < 500, "? took %lld ms", (long long)took);
     CHECK(legal_in(START_FEN, "d2d4", line + 5));
     engine_send(&e, "quit");

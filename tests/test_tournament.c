@@ -62,9 +62,9 @@ static void check_pv_matches(const char *seen, const char *bestmove_line, const 
 /* Milliseconds from sending command to the line starting with answer (-1 if none came). */
 static int64_t answer_time(Engine *e, const char *command, const char *answer) {
     char line[8192];
-    int64_t t0 = now_ms();
+    int64_t t0 = time_now_ms();
     engine_send(e, "%s", command);
-    return engine_expect(e, answer, line, sizeof line, SEARCH_TIMEOUT_MS, NULL, 0) ? now_ms() - t0 : -1;
+    return engine_expect(e, answer, line, sizeof line, SEARCH_TIMEOUT_MS, NULL, 0) ? time_now_ms() - t0 : -1;
 }
 
 /* ------------------------------------------------------------------ UCI */
@@ -155,12 +155,12 @@ TEST(tournament, uci_movetime_used_and_currmove_shown) {
     int64_t took = answer_time(&e, "go movetime 1000", "bestmove ");
     CHECK_MSG(took >= 940, "movetime 1000 answered after %lld ms", (long long)took);
 
-    int64_t t0 = now_ms();
+    int64_t t0 = time_now_ms();
     engine_send(&e, "go infinite");
     line[0] = '\0';
-    while (!strstr(line, " currmove ") && now_ms() - t0 < 3 * SEARCH_TIMEOUT_MS &&
-           engine_expect(&e, "info depth ", line, sizeof line, (int)(t0 + 3 * SEARCH_TIMEOUT_MS - now_ms()), NULL, 0)) {}
-    took = now_ms() - t0;
+    while (!strstr(line, " currmove ") && time_now_ms() - t0 < 3 * SEARCH_TIMEOUT_MS &&
+           engine_expect(&e, "info depth ", line, sizeof line, (int)(t0 + 3 * SEARCH_TIMEOUT_MS - time_now_ms()), NULL, 0)) {}
+    took = time_now_ms() - t0;
     CHECK_MSG(strstr(line, " currmove ") && field(line, "currmovenumber") >= 1, "no currmove line");
     CHECK_MSG(took >= 2900, "currmove after %lld ms already", (long long)took);
     engine_send(&e, "stop");

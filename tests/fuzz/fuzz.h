@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "random.h"
+
 /* The engine refuses input lines longer than this (src/engine_io.c, INPUT_LINE_MAX). */
 #define FUZZ_ENGINE_LINE_MAX (1 << 20)
 
@@ -47,10 +49,7 @@ typedef struct {
 } FuzzRng;
 
 static inline uint64_t fuzz_next(FuzzRng *r) {
-    uint64_t z = (r->state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
+    return splitmix64(&r->state);
 }
 static inline int fuzz_below(FuzzRng *r, int n) { return n > 0 ? (int)(fuzz_next(r) % (uint64_t)n) : 0; }
 static inline bool fuzz_chance(FuzzRng *r, int percent) { return fuzz_below(r, 100) < percent; }

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "fuzz.h"
 #include "fuzz_files.h"
 
@@ -18,12 +18,6 @@
 /* A --command list longer than this goes on standard input instead (argv strings stop at 128 KB). */
 #define COMMAND_LIST_MAX (120 * 1024)
 #define QUIET_EXIT_MS 15000
-
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 void fuzz_build_session(uint64_t seed, long index, FuzzSession *s) {
     FuzzRng rng = {seed * 0x9E3779B97F4A7C15ULL ^ (uint64_t)index * 0xD1B54A32D192ED03ULL};
@@ -140,7 +134,7 @@ static void run_share(const FuzzCampaign *c, int job, FuzzTotals *t) {
 
 long fuzz_campaign(const FuzzCampaign *c, FuzzTotals *totals) {
     memset(totals, 0, sizeof *totals);
-    double start = now_seconds();
+    double start = time_now_seconds();
     char err[256];
     if (!fuzz_files_setup(c->engine, err, sizeof err)) {
         printf("squall-fuzz: %s\n", err);
@@ -179,7 +173,7 @@ long fuzz_campaign(const FuzzCampaign *c, FuzzTotals *totals) {
         }
     }
     fuzz_files_cleanup();
-    totals->seconds = now_seconds() - start;
+    totals->seconds = time_now_seconds() - start;
     long failures = 0;
     for (int v = 1; v < FUZZ_VERDICT_COUNT; v++) failures += totals->verdicts[v];
     return failures;

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "fuzz.h"
 
 #define OUTPUT_CAP (32u << 20)
@@ -28,12 +28,6 @@ typedef struct {
     size_t len, cap;
     bool truncated;
 } Buffer;
-
-static int64_t now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void buffer_append(Buffer *b, const char *data, size_t n) {
     if (b->len + n > OUTPUT_CAP) {
@@ -144,7 +138,7 @@ void fuzz_run_session(const FuzzRunConfig *cfg, const FuzzSession *s, const char
                       int sync_count, FuzzRun *run) {
     memset(run, 0, sizeof *run);
     signal(SIGPIPE, SIG_IGN);
-    int64_t start = now_ms(), deadline = start + cfg->session_deadline_ms;
+    int64_t start = time_now_ms(), deadline = start + cfg->session_deadline_ms;
     int to = -1, from_out = -1, from_err = -1;
     pid_t pid = spawn(cfg, s, &to, &from_out, &from_err);
     if (pid < 0) {
@@ -160,7 +154,7 @@ void fuzz_run_session(const FuzzRunConfig *cfg, const FuzzSession *s, const char
     int status = 0;
     const char *stage = "sending the session";
     for (;;) {
-        int64_t now = now_ms();
+        int64_t now = time_now_ms();
         /* write what may go now */
         if (to >= 0) {
             const char *data;
@@ -190,8 +184,8 @@ void fuzz_run_session(const FuzzRunConfig *cfg, const FuzzSession *s, const char
         if (!exited && now > deadline) {
             run->hung = true, run->hang_stage = stage;
             kill(pid, SIGABRT);
-            int64_t grace = now_ms() + 3000;
-            while (waitpid(pid, &status, WNOHANG) != pid && now_ms() < grace) {
+            int64_t grace = time_now_ms() + 3000;
+            while (waitpid(pid, &status, WNOHANG) != pid && time_now_ms() < grace) {
                 char tmp[65536];
                 ssize_t k = from_err >= 0 ? read(from_err, tmp, sizeof tmp) : 0;
                 if (k > 0) buffer_append(&err, tmp, (size_t)k);
@@ -235,7 +229,7 @@ void fuzz_run_session(const FuzzRunConfig *cfg, const FuzzSession *s, const char
     run->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     run->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     if (run->hung) run->signal = 0; /* our own SIGABRT/SIGKILL */
-    run->seconds = (double)(now_ms() - start) / 1000.0;
+    run->seconds = (double)(time_now_ms() - start) / 1000.0;
 }
 
 void fuzz_run_free(FuzzRun *run) {
