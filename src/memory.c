@@ -1,7 +1,8 @@
 /* Large-table allocation; see memory.h. */
-#define _DEFAULT_SOURCE /* madvise */
+#define _DEFAULT_SOURCE /* madvise, MAP_ANONYMOUS */
 #include "memory.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__linux__)
@@ -10,17 +11,61 @@
 
 #define HUGE_PAGE_BYTES ((size_t)2 << 20)
 
+static size_t alignment_for(size_t bytes) { return bytes >= HUGE_PAGE_BYTES ? HUGE_PAGE_BYTES : 64; }
+
+/* The block's size rounded up to its alignment; 0 when that overflows. */
+static size_t rounded_size(size_t bytes) {
+    size_t align = alignment_for(bytes);
+    return bytes > SIZE_MAX - 2 * align ? 0 : (bytes + align - 1) & ~(align - 1);
+}
+
+#if defined(__linux__)
+
 void *memory_alloc_large(size_t bytes) {
-    size_t align = bytes >= HUGE_PAGE_BYTES ? HUGE_PAGE_BYTES : 64;
-    size_t size = (bytes + align - 1) & ~(align - 1);
+    size_t align = alignment_for(bytes), size = rounded_size(bytes);
+    if (size == 0) return NULL;
+    /* mmap gives page alignment; for huge pages map one alignment more and trim both ends */
+    size_t mapped = align > 64 ? size + align : size;
+    uint8_t *base = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED) return NULL;
+    if (mapped == size) return base;
+    uint8_t *block = (uint8_t *)(((uintptr_t)base + align - 1) & ~(uintptr_t)(align - 1));
+    if (block > base) munmap(base, (size_t)(block - base));
+    size_t tail = (size_t)(base + mapped - (block + size));
+    if (tail) munmap(block + size, tail);
+#if defined(MADV_HUGEPAGE)
+    /* a hint: where THP is "madvise" only, this is what turns it on; failure changes nothing */
+    madvise(block, size, MADV_HUGEPAGE);
+#endif
+    return block;
+}
+
+void memory_free_large(void *block, size_t bytes) {
+    if (block) munmap(block, rounded_size(bytes));
+}
+
+void memory_zero_large(void *block, size_t bytes) {
+    /* a private anonymous mapping reads as zero pages after MADV_DONTNEED */
+    if (block && madvise(block, rounded_size(bytes), MADV_DONTNEED) != 0) memset(block, 0, bytes);
+}
+
+#else
+
+void *memory_alloc_large(size_t bytes) {
+    size_t align = alignment_for(bytes), size = rounded_size(bytes);
     void *block = NULL;
     if (size == 0 || posix_memalign(&block, align, size) != 0) return NULL;
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    /* a hint: where THP is "madvise" only, this is what turns it on; failure changes nothing */
-    if (align == HUGE_PAGE_BYTES) madvise(block, size, MADV_HUGEPAGE);
-#endif
     memset(block, 0, size);
     return block;
 }
 
-void memory_free_large(void *block) { free(block); }
+void memory_free_large(void *block, size_t bytes) {
+    (void)bytes;
+    free(block);
+}
+
+void memory_zero_large(void *block, size_t bytes) {
+    if (block) memset(block, 0, bytes);
+}
+
+#endif

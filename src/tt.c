@@ -2,9 +2,6 @@
  * write by another thread fails the key check instead of returning mixed data. */
 #include "tt.h"
 
-#include <stdlib.h>
-#include <string.h>
-
 #include "memory.h"
 #include "search_params.h"
 
@@ -28,21 +25,21 @@ bool tt_init(TranspositionTable *tt, size_t megabytes) {
     if (count == 0) count = 1;
     void *mem = memory_alloc_large(count * sizeof(TTCluster));
     if (!mem) return false;
-    memory_free_large(tt->clusters);
+    memory_free_large(tt->clusters, tt->cluster_count * sizeof(TTCluster));
     tt->clusters = mem;
     tt->cluster_count = count;
-    tt->generation = 0; /* the block comes zero-filled: no second clearing pass */
+    tt->generation = 0; /* the block comes zero-filled: no clearing pass */
     return true;
 }
 
 void tt_free(TranspositionTable *tt) {
-    memory_free_large(tt->clusters);
+    memory_free_large(tt->clusters, tt->cluster_count * sizeof(TTCluster));
     tt->clusters = NULL;
     tt->cluster_count = 0;
 }
 
 void tt_clear(TranspositionTable *tt) {
-    memset(tt->clusters, 0, tt->cluster_count * sizeof(TTCluster));
+    memory_zero_large(tt->clusters, tt->cluster_count * sizeof(TTCluster));
     tt->generation = 0;
 }
 
