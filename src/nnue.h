@@ -74,8 +74,10 @@ bool nnue_init(void);
  * returns false with a one-line reason in err, and the current net stays active. Call only while
  * no search is running; the search refreshes its accumulators when it starts. */
 bool nnue_load_file(const char *path, char *err, size_t err_size);
-/* Same check for a file image in memory (the embedded net, tests). name is shown by nnue_net_name. */
+/* Same check for a file image in memory (tests). name is shown by nnue_net_name. */
 bool nnue_load_memory(const void *data, size_t size, const char *name, char *err, size_t err_size);
+/* The file image embedded at build time; *size is 0 when the build embedded none. */
+const void *nnue_embedded_net(size_t *size);
 bool nnue_is_loaded(void);
 const char *nnue_net_name(void); /* "none" when no net is loaded */
 /* Name of the instruction set the layers were compiled for: "avx512-vnni", "avx512",

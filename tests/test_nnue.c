@@ -878,6 +878,20 @@ static int hand_sum(const Position *pos) {
     return score;
 }
 
+/* nnue_init skips the checksum of the embedded net to start faster: it is checked here, once
+ * per build, with every check a net file gets. */
+TEST(nnue, embedded_net_passes_every_file_check) {
+    size_t size;
+    const void *image = nnue_embedded_net(&size);
+    if (size == 0) {
+        printf("    this build embeds no net\n");
+        return;
+    }
+    char err[256] = "";
+    CHECK_MSG(nnue_load_memory(image, size, "embedded (checked)", err, sizeof err), "%s", err);
+    nnue_unload();
+}
+
 TEST(nnue, psqt_classical_hand_sums) {
     CHECK(install_classical_net());
     static const struct { const char *fen; int cp; } cases[] = {
