@@ -155,11 +155,15 @@ void fuzz_run_session(const FuzzRunConfig *cfg, const FuzzSession *s, const char
     const char *stage = "sending the session";
     for (;;) {
         int64_t now = time_now_ms();
-        /* write what may go now */
+        /* write what may go now; the poll below waits for the pipe only while bytes are
+         * waiting (an idle pipe is always writable: polling it would spin through every pause) */
+        bool bytes_waiting = false;
+        int pause_ms = -1;
         if (to >= 0) {
             const char *data;
             int wait_ms;
             size_t n = writer_ready(&w, now, &data, &wait_ms);
+            pause_ms = wait_ms;
             if (n == 0 && w.sent >= w.len && wait_ms < 0) { /* stream done: the sync, then end of input */
                 if (w.sync && w.sync_sent < strlen(w.sync)) {
                     if (!sync_sent_at) sync_sent_at = now, stage = "waiting for the final sync";
@@ -177,6 +181,7 @@ void fuzz_run_session(const FuzzRunConfig *cfg, const FuzzSession *s, const char
                 } else if (k < 0 && errno != EAGAIN && errno != EINTR) { /* the engine has gone */
                     close(to), to = -1, eof_at = now;
                 }
+                bytes_waiting = to >= 0;
             }
         }
         if (!exited && waitpid(pid, &status, WNOHANG) == pid) exited = true;
@@ -201,8 +206,8 @@ void fuzz_run_session(const FuzzRunConfig *cfg, const FuzzSession *s, const char
         int nfds = 0;
         if (from_out >= 0) fds[nfds++] = (struct pollfd){.fd = from_out, .events = POLLIN};
         if (from_err >= 0) fds[nfds++] = (struct pollfd){.fd = from_err, .events = POLLIN};
-        if (to >= 0) fds[nfds++] = (struct pollfd){.fd = to, .events = POLLOUT};
-        int timeout = exited ? 50 : 20;
+        if (bytes_waiting) fds[nfds++] = (struct pollfd){.fd = to, .events = POLLOUT};
+        int timeout = exited ? 50 : pause_ms >= 0 && pause_ms < 20 ? pause_ms : 20;
         if (poll(fds, (nfds_t)nfds, timeout) < 0 && errno != EINTR) break;
         for (int i = 0; i < nfds; i++) {
             if (fds[i].fd == to || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
