@@ -12,6 +12,10 @@
 /* Plays one or more moves (coordinates or SAN); all or nothing. */
 static bool play_moves(char **words, int count) {
     static Position scratch;
+    if (session.unplayable[0]) { /* after a refused position there is no game to play them in */
+        io_error("no position to play moves in: %s", session.unplayable);
+        return true;
+    }
     memcpy(&scratch, &session.game.pos, sizeof scratch);
     Move moves[64];
     if (count > 64) return false;
@@ -48,7 +52,8 @@ CommandResult terminal_command(char **words, int count) {
         uci_setoption(words + 1, count - 1);
     } else if (!strcmp(cmd, "undo")) {
         commands_stop_search();
-        if (!game_pop(&session.game)) io_error("undo: no move to take back");
+        if (session.unplayable[0]) io_error("undo: no position: %s", session.unplayable);
+        else if (!game_pop(&session.game)) io_error("undo: no move to take back");
     } else if (!strcmp(cmd, "usermove") || !strcmp(cmd, "move")) {
         if (count < 2) io_error("usage: %s MOVE ...", cmd);
         else play_moves(words + 1, count - 1);

@@ -200,6 +200,10 @@ void uci_go(char **w, int n) {
     else if (ignored.count) io_error("go: ignored %s", ignored.text);
     if (session.unplayable[0]) { /* never a move of some earlier position */
         commands_stop_search();
+        if (io_protocol != PROTO_UCI) { /* the prompt: an error, and no move at all */
+            io_error("go: no position to search: %s", session.unplayable);
+            return;
+        }
         io_info("no position to search: %s", session.unplayable);
         io_printf("bestmove 0000\n");
         return;

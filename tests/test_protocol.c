@@ -467,6 +467,21 @@ TEST(protocol, terminal_prompt) {
     CHECK_MSG(strstr(out, "error: unknown command 'moves'"), "%s", out);
 }
 
+/* After a refused position the prompt plays nothing: a move or a go gets an error line and
+ * no move of the old position (UCI answers bestmove 0000; a person gets no move at all). */
+TEST(protocol, terminal_refused_position_plays_nothing) {
+    char out[65536];
+    const char *input = "position startpos moves e2e4\nsetboard 8/8/8/8/8/8/8/8 w - - 0 1\nd2d4\nundo\ngo depth 2\n"
+                        "position startpos moves e2e5\ngo depth 1\n";
+    int rc = run_engine(NULL, input, out, sizeof out, SEARCH_TIMEOUT_MS);
+    CHECK_MSG(rc == 0, "exit %d", rc);
+    CHECK_MSG(strstr(out, "error: no position to play moves in") && strstr(out, "error: undo: no position") &&
+                  strstr(out, "error: go: no position to search") && !strstr(out, "bestmove"), "%s", out);
+    const char *args[] = {"--batch", "--command", "position startpos moves e2e4; setboard 8/8/8/8/8/8/8/8 w - - 0 1; go depth 2", NULL};
+    rc = run_engine(args, NULL, out, sizeof out, SEARCH_TIMEOUT_MS);
+    CHECK_MSG(rc == 1 && strstr(out, "error: go: no position to search") && !strstr(out, "bestmove"), "exit %d: %s", rc, out);
+}
+
 TEST(protocol, batch_mode) {
     char out[65536];
     const char *fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
