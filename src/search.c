@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "accumulator.h"
 #include "evaluate.h"
@@ -137,12 +138,24 @@ static const int16_t (*sentinel_cont(const SearchThread *t))[SQUARE_NB] {
     return (const int16_t (*)[SQUARE_NB])t->history->continuation[NO_PIECE][0];
 }
 
-/* Time and node limits, checked by the main thread every LIMIT_CHECK_NODES nodes. */
+/* pause: every thread waits here until resume or stop. */
+static void wait_while_paused(const SearchShared *s) {
+    while (atomic_load_explicit(&s->paused, memory_order_relaxed) && !stopped(s)) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* Every LIMIT_CHECK_NODES nodes: each thread honours a pause; the main thread checks the time
+ * and node limits. The budget is read only once pondering has ended (acquire: ponderhit sets
+ * it before it ends pondering). */
 static void check_limits(SearchThread *t) {
     SearchShared *s = t->shared;
-    if (t->id != 0 || (thread_nodes(t) & (LIMIT_CHECK_NODES - 1)) || t->completed_depth < 1) return;
+    if (thread_nodes(t) & (LIMIT_CHECK_NODES - 1)) return;
+    wait_while_paused(s);
+    if (t->id != 0 || t->completed_depth < 1) return;
     if (s->limits.nodes && total_nodes(s) >= s->limits.nodes) atomic_store(&s->stop, true);
-    if (s->tm.timed && !atomic_load_explicit(&s->pondering, memory_order_relaxed) && timeman_elapsed(&s->tm) >= s->tm.hard_ms)
+    if (!atomic_load_explicit(&s->pondering, memory_order_acquire) && s->tm.timed && timeman_elapsed(&s->tm) >= s->tm.hard_ms)
         atomic_store(&s->stop, true);
 }
 
@@ -721,7 +734,7 @@ void search_iterative_deepening(SearchThread *t) {
         int score = t->root_moves[0].score;
         if (mate_limit_reached(s, score)) break;
         if (s->limits.nodes && total_nodes(s) >= s->limits.nodes) break;
-        if (!s->tm.timed || s->tm.use_all || atomic_load(&s->pondering)) continue;
+        if (atomic_load(&s->pondering) || !s->tm.timed || s->tm.use_all) continue; /* pondering first: see check_limits */
 
         Move best = t->root_moves[0].move;
         stable_iterations = best == last_best ? stable_iterations + 1 : 0;
@@ -805,6 +818,10 @@ void search_collect_result(const SearchShared *s, SearchResult *res) {
     res->score = rm->score != -SCORE_INFINITE ? rm->score : rm->prev_score;
     res->depth = main_thread->completed_depth;
     res->nodes = total_nodes(s);
+}
+
+void search_collect_eval_stats(const SearchShared *s, SearchResult *res) {
+    res->eval_full = res->eval_lazy = 0;
     for (int i = 0; i < s->thread_count; i++) {
         res->eval_full += s->threads[i]->eval_stats.full;
         res->eval_lazy += s->threads[i]->eval_stats.lazy;

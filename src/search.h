@@ -26,6 +26,8 @@ typedef struct {
     bool ponder;              /* pondering: clock limits start at ponderhit */
     int move_overhead_ms;     /* clock margin kept per move for GUI/network lag; 0 for tools */
     bool cpu_time;            /* time limits count this process's CPU time (xboard nps 0) */
+    int64_t clock_start_ms;   /* time_now_ms() when the command that starts the clock was read; 0 = at
+                               * the search's start. Stopping an earlier search in between is our time. */
     int searchmoves_count;
     Move searchmoves[MAX_MOVES];
 } SearchLimits;

@@ -170,6 +170,9 @@ SEARCH_TUNABLES(SEARCH_PARAM_RANGE_CHECK)
 #define SEE_VALUE_KING 20000  /* more than everything else on the board */
 #define EVASION_CAPTURE_BONUS 1000000 /* evasions: captures before any quiet */
 #define LIMIT_CHECK_NODES 1024 /* power of two: clock and node limits are polled this often */
+/* The least safety margin a clock keeps (timeman.c): room for a loaded machine or a slow GUI.
+ * Not tuned: games at a fast time control would trade it for thinking time. */
+#define TM_SAFETY_MIN_MS 150
 #define BOUND_LINES_AFTER_MS 3000 /* fail-high/low lines are reported after this */
 #define CURRMOVE_AFTER_MS 3000    /* and the root move being searched after this */
 

@@ -20,6 +20,7 @@ typedef struct SearchShared {
     TimeManager tm;
     atomic_bool stop;
     atomic_bool pondering;
+    atomic_bool paused;             /* xboard pause: the threads wait until resume or stop */
     SearchThread **threads;         /* threads[0] reports and decides when to stop */
     int thread_count;
     SearchOutput output;
@@ -37,10 +38,14 @@ void search_thread_clear(SearchThread *t);                         /* new game: 
 void search_setup_root(SearchThread *t, const Position *root, const SearchLimits *limits);
 void search_iterative_deepening(SearchThread *t);
 
-/* After all threads have stopped: the line to play goes first (the weakened choice under
- * strength_elo) and is shown if the last thinking line differs from it. */
+/* Once stop is set (the helpers may still be on their way out): the line to play goes first
+ * (the weakened choice under strength_elo) and is shown if the last thinking line differs
+ * from it. */
 void search_finish(SearchShared *s);
-/* The answer of a finished search: threads[0]'s best line, nodes and evaluator calls of all. */
+/* The answer of a finished search: threads[0]'s best line, the nodes of all threads. Needs
+ * only threads[0] to have stopped. */
 void search_collect_result(const SearchShared *s, SearchResult *res);
+/* Once every thread has stopped: the evaluator calls of all. */
+void search_collect_eval_stats(const SearchShared *s, SearchResult *res);
 
 #endif

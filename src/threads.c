@@ -16,7 +16,9 @@ static void *helper_main(void *arg) {
     return NULL;
 }
 
-/* Runs the whole search on the calling thread (helpers on their own), then fills res. */
+/* Runs the whole search on the calling thread (helpers on their own), then fills res. A
+ * reporting search answers (output.bestmove) before the helpers are joined: one that waits for
+ * a CPU on a loaded machine must not hold up the move. */
 static void run_search(SearchShared *s, const Position *root, SearchResult *res) {
     pthread_t helpers[SEARCH_MAX_THREADS];
     bool started[SEARCH_MAX_THREADS] = {false};
@@ -31,10 +33,12 @@ static void run_search(SearchShared *s, const Position *root, SearchResult *res)
         nanosleep(&ts, NULL);
     }
     atomic_store(&s->stop, true);
-    for (int i = 1; i < s->thread_count; i++)
-        if (started[i]) pthread_join(helpers[i], NULL);
     search_finish(s);
     search_collect_result(s, res);
+    if (s->report && s->output.bestmove) s->output.bestmove(res->best, res->ponder, s->output.ctx);
+    for (int i = 1; i < s->thread_count; i++)
+        if (started[i]) pthread_join(helpers[i], NULL);
+    search_collect_eval_stats(s, res);
 }
 
 /* The limits a search runs under: those given, and the node budget of a limited strength. */
@@ -105,7 +109,6 @@ static void *engine_main(void *arg) {
     (void)arg;
     SearchResult res;
     run_search(&engine, &engine_root, &res);
-    if (engine.output.bestmove) engine.output.bestmove(res.best, res.ponder, engine.output.ctx);
     atomic_store(&engine_running, false);
     return NULL;
 }
@@ -121,6 +124,7 @@ void search_start(const Position *root, const SearchLimits *limits, const Engine
     engine.report = true;
     atomic_store(&engine.stop, false);
     atomic_store(&engine.pondering, limits->ponder);
+    atomic_store(&engine.paused, false);
     settings_install_search_params(settings); /* tuning builds: the time manager's constants */
     timeman_init(&engine.tm, limits, root->side, root->game_ply, limits->move_overhead_ms);
     atomic_store(&engine_running, true);
@@ -132,10 +136,22 @@ void search_start(const Position *root, const SearchLimits *limits, const Engine
 
 void search_stop(void) { atomic_store(&engine.stop, true); }
 
-void search_ponderhit(void) {
+void search_ponderhit(const SearchLimits *limits) {
     /* the clock starts now: pondering time was the opponent's */
-    timeman_restart(&engine.tm);
-    atomic_store(&engine.pondering, false);
+    timeman_ponderhit(&engine.tm, limits, engine_root.side, engine_root.game_ply);
+    atomic_store(&engine.pondering, false); /* after the budget: the search reads it once this is seen */
+}
+
+void search_pause(void) {
+    if (!atomic_load(&engine_running) || atomic_load(&engine.paused)) return;
+    timeman_pause(&engine.tm);
+    atomic_store(&engine.paused, true);
+}
+
+void search_resume(void) {
+    if (!atomic_load(&engine.paused)) return;
+    timeman_resume(&engine.tm); /* before the threads go on: they read the moved clock */
+    atomic_store(&engine.paused, false);
 }
 
 void search_wait(void) {
@@ -199,6 +215,7 @@ SearchResult search_worker_run(SearchWorker *w, const Position *root, const Sear
     w->shared.report = false;
     atomic_store(&w->shared.stop, false);
     atomic_store(&w->shared.pondering, false);
+    atomic_store(&w->shared.paused, false);
     settings_install_search_params(settings); /* tuning builds: the time manager's constants */
     timeman_init(&w->shared.tm, &w->shared.limits, root->side, root->game_ply, limits->move_overhead_ms);
     run_search(&w->shared, root, &res);

@@ -16,7 +16,12 @@ void search_init(void);                 /* once at startup: tables, default TT a
 void search_start(const Position *root, const SearchLimits *limits, const EngineSettings *settings,
                   const SearchOutput *output);
 void search_stop(void);                 /* asks the running search to finish; bestmove follows */
-void search_ponderhit(void);            /* pondering becomes a normal timed search */
+/* Pondering becomes a normal timed search whose clock starts now (or at limits->clock_start_ms);
+ * limits, when given, replace the budget with one from the clock as it is now. */
+void search_ponderhit(const SearchLimits *limits);
+/* pause / resume: the search waits, and the time in between does not count on its clocks. */
+void search_pause(void);
+void search_resume(void);
 void search_wait(void);                 /* blocks until the running search (if any) has reported bestmove */
 bool search_is_running(void);
 int search_set_threads(int n);          /* returns how many were created (fewer only when memory runs out) */

@@ -27,8 +27,13 @@ TimeBudget timeman_budget(const SearchLimits *limits, int side, int game_ply, in
         b.use_all = false;
         int64_t left = limits->time[side], inc = max64(limits->inc[side], 0);
         bool last_move = limits->movestogo == 1; /* the clock is refilled after this move */
-        /* what we may spend at most: the clock less the overhead and a safety margin */
-        int64_t usable = max64(left - overhead_ms - min64(left / TM_SAFETY_DIVISOR, TM_SAFETY_MAX_MS), 1);
+        /* what we may spend at most: the clock less the overhead and a safety margin. The floor of
+         * the margin is what a tiny clock (1 s + 10 ms, or the end of a 10 s game) keeps in hand:
+         * once the clock falls to it the hard limit leaves almost nothing to think, the moves
+         * cost less than the increment, and the clock grows back, so a slow answer from a loaded
+         * machine or GUI has that much room. */
+        int64_t margin = max64(min64(left / TM_SAFETY_DIVISOR, TM_SAFETY_MAX_MS), TM_SAFETY_MIN_MS);
+        int64_t usable = max64(left - overhead_ms - margin, 1);
         int64_t inc_share = inc * TM_INCREMENT_PERCENT / 100;
         int64_t soft = usable / moves_to_go(limits, game_ply) + inc_share;
         int64_t hard = min64(usable / (last_move ? 1 : TM_HARD_DIVISOR) + inc_share, usable);
@@ -54,13 +59,38 @@ int64_t timeman_iteration_limit(int64_t soft_ms, const IterationProgress *p) {
     return (int64_t)(soft_ms * scale);
 }
 
-void timeman_init(TimeManager *tm, const SearchLimits *limits, int side, int game_ply, int overhead_ms) {
-    tm->cpu_time = limits->cpu_time;
-    timeman_restart(tm);
-    tm->search_start_ms = atomic_load_explicit(&tm->start_ms, memory_order_relaxed);
+/* When the clock started: when the command was read (wall clock only), else now. */
+static int64_t clock_start(const TimeManager *tm, const SearchLimits *limits) {
+    int64_t now = timeman_now(tm);
+    bool given = limits && !tm->cpu_time && limits->clock_start_ms > 0 && limits->clock_start_ms <= now;
+    return given ? limits->clock_start_ms : now;
+}
+
+static void set_budget(TimeManager *tm, const SearchLimits *limits, int side, int game_ply, int overhead_ms) {
     TimeBudget b = timeman_budget(limits, side, game_ply, overhead_ms);
     tm->soft_ms = b.soft_ms;
     tm->hard_ms = b.hard_ms;
     tm->timed = b.timed;
     tm->use_all = b.use_all;
+}
+
+void timeman_init(TimeManager *tm, const SearchLimits *limits, int side, int game_ply, int overhead_ms) {
+    tm->cpu_time = limits->cpu_time;
+    int64_t start = clock_start(tm, limits);
+    atomic_store_explicit(&tm->start_ms, start, memory_order_relaxed);
+    atomic_store_explicit(&tm->search_start_ms, start, memory_order_relaxed);
+    set_budget(tm, limits, side, game_ply, overhead_ms);
+}
+
+void timeman_ponderhit(TimeManager *tm, const SearchLimits *limits, int side, int game_ply) {
+    if (limits) set_budget(tm, limits, side, game_ply, limits->move_overhead_ms);
+    atomic_store_explicit(&tm->start_ms, clock_start(tm, limits), memory_order_relaxed);
+}
+
+void timeman_pause(TimeManager *tm) { tm->paused_at_ms = timeman_now(tm); }
+
+void timeman_resume(TimeManager *tm) {
+    int64_t paused = timeman_now(tm) - tm->paused_at_ms;
+    atomic_fetch_add_explicit(&tm->start_ms, paused, memory_order_relaxed);
+    atomic_fetch_add_explicit(&tm->search_start_ms, paused, memory_order_relaxed);
 }

@@ -23,27 +23,38 @@ typedef struct {
     int root_moves;         /* legal moves at the root */
 } IterationProgress;
 
+/* The clocks are atomic: ponderhit and resume move them while the search reads them. The
+ * budget (soft_ms .. use_all) changes only at a ponderhit, before the search is told of it. */
 typedef struct {
-    _Atomic int64_t start_ms;  /* the move's clock; atomic: ponderhit restarts it while the search reads it */
-    int64_t search_start_ms;   /* when the search began (pondering included), for the time it reports */
-    int64_t soft_ms, hard_ms;  /* the move's TimeBudget */
+    _Atomic int64_t start_ms;        /* the move's clock: since the start, or since ponderhit */
+    _Atomic int64_t search_start_ms; /* when the search began (pondering included), for the time it reports */
+    int64_t paused_at_ms;            /* timeman_pause: when the clocks stopped */
+    int64_t soft_ms, hard_ms;        /* the move's TimeBudget */
     bool timed, use_all;
-    bool cpu_time;             /* measure this process's CPU time instead of the wall clock */
+    bool cpu_time;                   /* measure this process's CPU time instead of the wall clock */
 } TimeManager;
 
 /* Pure: the budget for the side to move under these limits, keeping overhead_ms in hand. */
 TimeBudget timeman_budget(const SearchLimits *limits, int side, int game_ply, int overhead_ms);
 /* Pure: elapsed ms from which no further iteration starts (soft_ms scaled by the progress). */
 int64_t timeman_iteration_limit(int64_t soft_ms, const IterationProgress *progress);
-/* Starts the clock (CPU time when limits->cpu_time) and sets the budget. */
+/* Starts the clock (at limits->clock_start_ms when given; CPU time when limits->cpu_time) and
+ * sets the budget. */
 void timeman_init(TimeManager *tm, const SearchLimits *limits, int side, int game_ply, int overhead_ms);
+/* Ponderhit: the move's clock starts now (or at limits->clock_start_ms); with limits, the budget
+ * is worked out again from the clock they give (xboard sends it with the move that hit). */
+void timeman_ponderhit(TimeManager *tm, const SearchLimits *limits, int side, int game_ply);
+/* pause / resume: the time in between counts on neither clock. */
+void timeman_pause(TimeManager *tm);
+void timeman_resume(TimeManager *tm);
 static inline int64_t timeman_now(const TimeManager *tm) { return tm->cpu_time ? cpu_time_now_ms() : time_now_ms(); }
 /* Time on the move's clock: since the start, or since ponderhit. */
 static inline int64_t timeman_elapsed(const TimeManager *tm) {
     return timeman_now(tm) - atomic_load_explicit(&tm->start_ms, memory_order_relaxed);
 }
 /* Time since the search began, pondering included: what the thinking output reports. */
-static inline int64_t timeman_search_time(const TimeManager *tm) { return timeman_now(tm) - tm->search_start_ms; }
-static inline void timeman_restart(TimeManager *tm) { atomic_store_explicit(&tm->start_ms, timeman_now(tm), memory_order_relaxed); }
+static inline int64_t timeman_search_time(const TimeManager *tm) {
+    return timeman_now(tm) - atomic_load_explicit(&tm->search_start_ms, memory_order_relaxed);
+}
 
 #endif

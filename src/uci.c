@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "engine_io.h"
 #include "movegen.h"
 #include "notation.h"
@@ -152,6 +153,7 @@ static void go_searchmoves(char **w, int n, int *i, SearchLimits *limits, GoIgno
 void uci_go(char **w, int n) {
     SearchLimits limits;
     search_limits_clear(&limits);
+    limits.clock_start_ms = time_now_ms(); /* the GUI's clock runs from the go, not from our setup */
     bool has_limit = false;
     long perft_depth = 0;
     GoIgnored ignored = {0};
@@ -319,7 +321,7 @@ CommandResult uci_command(char **words, int n) {
         search_stop();
     } else if (!strcmp(cmd, "ponderhit")) {
         session.open_ended = session.infinite; /* a ponder search now ends by itself; go infinite still waits for stop */
-        search_ponderhit();
+        search_ponderhit(NULL); /* the clock of go ponder stands */
     } else if (!strcmp(cmd, "setoption")) {
         uci_setoption(words + 1, n - 1);
     } else if (!strcmp(cmd, "quit")) {

@@ -44,8 +44,10 @@ static struct {
     Move ponder_move;       /* the reply being pondered on */
     Move hint;
     int64_t search_started_ms;
-    bool paused;            /* pause: the search below is resumed by resume */
-    XbSearch paused_search;
+    int64_t read_ms;        /* time_now_ms() when the command being run was read; 0 outside commands */
+    bool paused;            /* pause: the search (if any) waits, its clock stopped, until resume */
+    bool held_done;         /* the search ended just as it was paused: its move waits for resume */
+    IoEvent held_event;
     Move excluded[MAX_MOVES]; /* exclude: root moves analysis leaves out, until the position changes */
     int excluded_count;
     int losing_searches;    /* engine's searches in a row at or below -RESIGN_SCORE_CP */
@@ -111,6 +113,7 @@ void xboard_cancel(void) {
         xb.search_id++; /* its result, if already posted, is now stale */
         commands_stop_search();
     }
+    xb.paused = xb.held_done = false; /* a search started or called off ends a pause */
     xb.search = XB_IDLE;
     atomic_store(&analysing, false);
     atomic_store(&pondering_output, false);
@@ -149,6 +152,8 @@ static void xb_limits(SearchLimits *l, int us, int moves_made) {
     }
     l->depth = session.depth_limit;
     l->nodes = session.node_limit;
+    l->move_overhead_ms = engine_options.move_overhead_ms;
+    l->clock_start_ms = xb.read_ms; /* a ponder search stopped in between was on our clock */
     l->cpu_time = xb.nps >= 0; /* nps mode reports CPU time, and nps 0 also decides by it */
     if (xb.nps > 0) { /* time is measured in nodes: turn the budget into a node limit */
         uint64_t nodes = (uint64_t)(budget_ms > 1 ? budget_ms : 1) * (uint64_t)xb.nps / 1000;
@@ -266,6 +271,18 @@ static void xb_resume(XbSearch kind) {
     else if (kind == XB_ANALYZING) xb_restart_analysis();
 }
 
+/* resume: the paused search goes on where it stopped, or the move it found is played now.
+ * (A search started or called off, or a ponder hit, ends a pause as well.) */
+static void xb_resume_paused(void) {
+    if (!xb.paused) return;
+    xb.paused = false;
+    search_resume();
+    if (xb.held_done) {
+        xb.held_done = false;
+        xboard_on_search_done(&xb.held_event);
+    }
+}
+
 /* Runs the commands held back while the engine thought on its move, in order. */
 static void xb_replay_waiting(void) {
     if (xb.replaying || xb.search == XB_THINKING) return;
@@ -287,6 +304,11 @@ static void xb_replay_waiting(void) {
 
 void xboard_on_search_done(const IoEvent *ev) {
     if (ev->search_id != xb.search_id || xb.search != XB_THINKING) return;
+    if (xb.paused) { /* no move while paused */
+        xb.held_event = *ev;
+        xb.held_done = true;
+        return;
+    }
     xb.search = XB_IDLE;
     session.open_ended = false;
     Position *pos = &session.game.pos;
@@ -349,13 +371,17 @@ static void xb_usermove(const char *text) {
     }
     xb_position_changed();
     if (xb.search == XB_PONDERING && m == xb.ponder_move) {
-        /* ponder hit: the running search becomes the real one */
+        /* ponder hit: the running search becomes the real one, on the clock sent with the move
+         * (the ponder search was given the clock from before the engine's last move) */
         game_push(&session.game, m);
         xb.search = XB_THINKING;
         session.open_ended = false;
         xb.game_over = false;
         atomic_store(&pondering_output, false);
-        search_ponderhit();
+        xb_resume_paused();
+        SearchLimits limits;
+        xb_limits(&limits, session.game.pos.side, session.game.move_count / 2);
+        search_ponderhit(&limits);
         return;
     }
     xboard_cancel();
@@ -545,6 +571,8 @@ CommandResult xboard_command(char *line, char **w, int n) {
     const char *cmd = w[0];
     long v;
     if (xb_waits_for_move(cmd, line) && xb_hold(line)) return CMD_DONE;
+    bool outermost = !xb.replaying; /* replayed commands were read before the move was played */
+    if (outermost) xb.read_ms = time_now_ms();
     if (!strcmp(cmd, "xboard") || !strcmp(cmd, "accepted") || !strcmp(cmd, "rejected") ||
         !strcmp(cmd, "computer") || !strcmp(cmd, "name") || !strcmp(cmd, "rating") || !strcmp(cmd, "random") ||
         !strcmp(cmd, "ics") || !strcmp(cmd, "egtpath")) {
@@ -635,9 +663,10 @@ CommandResult xboard_command(char *line, char **w, int n) {
     } else if (!strcmp(cmd, "exclude") || !strcmp(cmd, "include")) {
         xb_exclude(w, n, cmd[0] == 'e');
     } else if (!strcmp(cmd, "pause")) {
-        if (!xb.paused) xb.paused_search = xb_suspend(), xb.paused = true;
+        xb.paused = true;
+        search_pause();
     } else if (!strcmp(cmd, "resume")) {
-        if (xb.paused) xb.paused = false, xb_resume(xb.paused_search);
+        xb_resume_paused();
     } else if (!strcmp(cmd, "hint")) {
         char mv[8];
         if (xb.hint != MOVE_NONE && pos_is_pseudo_legal(&session.game.pos, xb.hint)) {
@@ -664,5 +693,6 @@ CommandResult xboard_command(char *line, char **w, int n) {
         }
     }
     if (xb.waiting_count) xb_replay_waiting(); /* the engine's move is made or was called off */
+    if (outermost) xb.read_ms = 0;
     return result;
 }

@@ -20,7 +20,7 @@ static void check_budget(const SearchLimits *l, int game_ply, int overhead, int6
 }
 
 TEST(timeman, budgets_on_known_clocks) {
-    /* usable = clock - overhead - min(clock / 20, 1000); soft = usable / moves to go (30 early
+    /* usable = clock - overhead - margin, margin = clock / 20 within [150, 1000] ms; soft = usable / moves to go (30 early
      * in the game) + 3/4 increment, at most usable / 2; hard = usable / 4 + 3/4 increment */
     SearchLimits l = clock_limits(60000, 0, 0);
     check_budget(&l, 0, 50, 58950 / 30, 58950 / 4, "sudden death 60 s");
@@ -37,7 +37,13 @@ TEST(timeman, budgets_on_known_clocks) {
     l.movetime = 1000;
     check_budget(&l, 0, 50, 950, 950, "movetime 1 s");
     l.time[WHITE] = 2000; /* both: the tighter one wins */
-    check_budget(&l, 0, 50, 1850 / 30, 1850 / 4, "movetime and clock");
+    check_budget(&l, 0, 50, 1800 / 30, 1800 / 4, "movetime and clock");
+    l = clock_limits(1000, 10, 0); /* 1 s + 10 ms: the margin's floor */
+    check_budget(&l, 0, 30, 820 / 30 + 7, 820 / 4 + 7, "1 s + 10 ms");
+    l = clock_limits(300, 10, 0);
+    check_budget(&l, 0, 30, 120 / 30 + 7, 120 / 4 + 7, "300 ms + 10 ms");
+    l = clock_limits(150, 10, 0);
+    check_budget(&l, 0, 30, 1, 1, "150 ms + 10 ms: below the floor");
 
     search_limits_clear(&l);
     CHECK(!timeman_budget(&l, WHITE, 0, 50).timed); /* no limit at all */
@@ -67,6 +73,25 @@ TEST(timeman, never_more_than_the_clock_allows) {
                         checked++;
                     }
     CHECK(checked == 11 * 5 * 6 * 4 * 4);
+}
+
+/* A game at 1 s + 10 ms (and 10 s + 0.1 s) where every move takes the whole hard limit and
+ * half the increment in lag besides: the clock settles near the margin's floor instead of
+ * draining to a few milliseconds, so a slow answer from a loaded machine has room. */
+TEST(timeman, tiny_clocks_keep_a_floor) {
+    static const int64_t bases[] = {1000, 10000}, incs[] = {10, 100};
+    for (int k = 0; k < 2; k++) {
+        int64_t clock = bases[k], lowest = clock;
+        for (int ply = 0; ply < 400; ply += 2) {
+            SearchLimits l = clock_limits(clock, incs[k], 0);
+            TimeBudget b = timeman_budget(&l, WHITE, ply, 30);
+            clock = clock - b.hard_ms - incs[k] / 2 + incs[k];
+            CHECK_MSG(clock > 0, "base %lld: flagged at ply %d", (long long)bases[k], ply);
+            if (ply > 100 && clock < lowest) lowest = clock;
+        }
+        CHECK_MSG(lowest >= 150, "base %lld + %lld: the clock fell to %lld ms", (long long)bases[k], (long long)incs[k],
+                  (long long)lowest);
+    }
 }
 
 TEST(timeman, iteration_limit_follows_stability) {
