@@ -5,9 +5,15 @@
 
 #include "random.h"
 
-#define STRENGTH_NODES_AT_MIN 64       /* a search of a few plies */
-#define STRENGTH_ELO_PER_DOUBLING 125  /* each doubling of the node budget buys this much */
-#define STRENGTH_ERROR_AT_MIN_CP 250   /* the error shrinks linearly to none at the top Elo */
+/* Fitted to games at 10+0.1 against Fairy-Max, Phalanx and Glaurung (docs/protocol.md,
+ * Limited strength): the first guess (64 nodes at 1000, 125 Elo per doubling, 250 cp
+ * shrinking to none at 2600) played 1900 as about 1760 and 2400 as about 2460, and
+ * 2600 far above it, so the budget now grows more slowly and the error never quite
+ * vanishes inside the range. */
+#define STRENGTH_NODES_AT_MIN 430      /* a search of a few plies */
+#define STRENGTH_ELO_PER_DOUBLING 180  /* each doubling of the node budget buys this much */
+#define STRENGTH_ERROR_AT_MIN_CP 195   /* the error shrinks linearly from here ... */
+#define STRENGTH_ERROR_ZERO_ELO 2800   /* ... to none at this Elo, above the range */
 
 static int clamp_elo(int elo) { return elo < STRENGTH_ELO_MIN ? STRENGTH_ELO_MIN : elo > STRENGTH_ELO_MAX ? STRENGTH_ELO_MAX : elo; }
 
@@ -17,7 +23,7 @@ uint64_t strength_node_limit(int elo) {
 }
 
 int strength_error_cp(int elo) {
-    return STRENGTH_ERROR_AT_MIN_CP * (STRENGTH_ELO_MAX - clamp_elo(elo)) / (STRENGTH_ELO_MAX - STRENGTH_ELO_MIN);
+    return STRENGTH_ERROR_AT_MIN_CP * (STRENGTH_ERROR_ZERO_ELO - clamp_elo(elo)) / (STRENGTH_ERROR_ZERO_ELO - STRENGTH_ELO_MIN);
 }
 
 /* A standard normal deviate (Box-Muller). */

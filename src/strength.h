@@ -1,8 +1,8 @@
 /* Playing below full strength (UCI_LimitStrength / UCI_Elo): the search gets a node budget
  * that grows with the Elo asked for and looks at several root lines; then a random error,
  * larger the lower the Elo, is added to each line's score and the best-looking line is
- * played. The constants are a first guess; docs/protocol.md says how they are to be
- * calibrated by games. */
+ * played. The constants are fitted to games against engines of known strength
+ * (docs/protocol.md, Limited strength). */
 #ifndef SQUALL_STRENGTH_H
 #define SQUALL_STRENGTH_H
 

@@ -13,22 +13,26 @@ TEST(strength, budget_and_error_follow_the_elo) {
         CHECK_MSG(strength_node_limit(elo) < strength_node_limit(elo + 100), "nodes do not grow at %d", elo);
         CHECK_MSG(strength_error_cp(elo) > strength_error_cp(elo + 100), "error does not shrink at %d", elo);
     }
-    CHECK(strength_error_cp(STRENGTH_ELO_MAX) == 0);
+    /* the error never vanishes inside the range (games showed that a plain search at the top
+     * budget plays far above it), but at the top it is a fraction of what it is at the bottom */
+    CHECK(strength_error_cp(STRENGTH_ELO_MAX) > 0 && strength_error_cp(STRENGTH_ELO_MAX) * 5 < strength_error_cp(STRENGTH_ELO_MIN));
     CHECK(strength_node_limit(STRENGTH_ELO_MIN - 500) == strength_node_limit(STRENGTH_ELO_MIN)); /* clamped */
 }
 
 TEST(strength, pick_is_seeded_and_weak_play_errs) {
     const int scores[4] = {40, 25, 10, -120};
-    int non_best = 0, worst = 0;
+    int non_best = 0, worst = 0, top_best = 0;
     for (uint64_t seed = 1; seed <= 1000; seed++) {
         int pick = strength_pick(scores, 4, STRENGTH_ELO_MIN, seed);
         CHECK(pick == strength_pick(scores, 4, STRENGTH_ELO_MIN, seed));
         CHECK(pick >= 0 && pick < 4);
         non_best += pick != 0, worst += pick == 3;
-        CHECK(strength_pick(scores, 4, STRENGTH_ELO_MAX, seed) == 0); /* no error at the top */
+        top_best += strength_pick(scores, 4, STRENGTH_ELO_MAX, seed) == 0;
     }
-    /* an error of 250 cp makes the lines close to a draw among equals, the bad one rarer */
+    /* an error of about 200 cp makes the lines close to a draw among equals, the bad one rarer;
+     * at the top the best line is played most of the time */
     CHECK_MSG(non_best > 400 && worst > 20 && worst < non_best / 2, "non-best %d, worst %d of 1000", non_best, worst);
+    CHECK_MSG(top_best > 500, "best line at the top in only %d of 1000", top_best);
 }
 
 /* Searches at the lowest Elo: each seed repeats its move, different seeds do not all agree,
