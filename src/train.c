@@ -659,6 +659,7 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
     tr->threads = cfg->threads;
     tr->seed = cfg->seed;
     bool ok = train_data_load(&tr->data, cfg->data, cfg->holdout, log, err, err_size);
+    size_t early = ok && cfg->min_ply > 0 ? train_data_drop_early_plies(&tr->data, (unsigned)cfg->min_ply) : 0;
     if (ok && tr->data.train_count == 0) ok = false, snprintf(err, err_size, "the training split is empty");
     if (ok) {
         tr->adam_m = alloc_state(TM_TOTAL);
@@ -674,6 +675,7 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
                      "%zu holdout positions in %zu games\n",
                 tr->data.count, tr->data.files, tr->data.rejected, tr->data.train_count, tr->data.train_games,
                 tr->data.holdout_count, tr->data.holdout_games);
+        if (early) fprintf(log, "train: %zu training positions before ply %d left out\n", early, cfg->min_ply);
     }
     int first_epoch = 0;
     tr->model.factorizer = cfg->factorizer;
@@ -747,7 +749,7 @@ static int usage(void) {
     fprintf(stderr,
             "usage: squall train --data FILE[,FILE...] --out NET [--epochs E] [--stop-after E] [--batch B] [--lr LR]\n"
             "         [--final-lr-ratio R] [--warmup STEPS] [--wd W] [--row-wd W] [--wdl-lambda L] [--k K | --fit-k]\n"
-            "         [--holdout F] [--threads T] [--seed S] [--resume CKPT] [--checkpoint CKPT] [--init NET]\n"
+            "         [--holdout F] [--min-ply P] [--threads T] [--seed S] [--resume CKPT] [--checkpoint CKPT] [--init NET]\n"
             "         [--no-factorizer] [--keep-best] [--checks-per-epoch C] [--plateau N [--decay-epochs D]]\n"
             "         [--compare N] [--progress SECONDS]\n");
     return 2;
@@ -793,6 +795,7 @@ int train_main(int argc, char **argv) {
         else if (!strcmp(a, "--wdl-lambda")) ok = parse_double(v, 0, 1, &x), cfg.lambda = (float)x;
         else if (!strcmp(a, "--k")) ok = parse_double(v, 1, 100000, &x), cfg.k = (float)x;
         else if (!strcmp(a, "--holdout")) ok = parse_double(v, 0, 0.99, &x), cfg.holdout = x;
+        else if (!strcmp(a, "--min-ply")) ok = parse_int(v, 0, 65535, &cfg.min_ply);
         else if (!strcmp(a, "--threads")) ok = parse_int(v, 1, TRAIN_MAX_THREADS, &cfg.threads);
         else if (!strcmp(a, "--seed")) {
             char *end = NULL;

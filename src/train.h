@@ -40,6 +40,7 @@ typedef struct {
     float lambda;
     float k;                 /* 0: fit K on the training split */
     double holdout;
+    int min_ply;             /* training positions of earlier game plies are left out (0: none) */
     int threads;
     uint64_t seed;
     const char *resume;      /* checkpoint to continue from */

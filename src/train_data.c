@@ -187,6 +187,15 @@ bool train_data_load(TrainData *data, const char *file_list, double holdout_frac
     return ok;
 }
 
+size_t train_data_drop_early_plies(TrainData *data, unsigned min_ply) {
+    size_t kept = 0;
+    for (size_t i = 0; i < data->train_count; i++)
+        if (record_ply(&data->records[data->train[i]]) >= min_ply) data->train[kept++] = data->train[i];
+    size_t dropped = data->train_count - kept;
+    data->train_count = kept;
+    return dropped;
+}
+
 void train_data_free(TrainData *data) {
     free(data->records);
     free(data->train);

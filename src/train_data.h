@@ -47,6 +47,9 @@ typedef struct {
 bool train_data_load(TrainData *data, const char *file_list, double holdout_fraction, FILE *log, char *err,
                      size_t err_size);
 void train_data_free(TrainData *data);
+/* Drops the training split's positions of game plies below min_ply (the holdout keeps them, so
+ * validation losses of runs with different cuts still compare); returns how many went. */
+size_t train_data_drop_early_plies(TrainData *data, unsigned min_ply);
 
 /* Fills s from a record; false if the record does not decode. */
 bool train_sample_from_record(const Record *rec, TrainSample *s);

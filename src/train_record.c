@@ -46,6 +46,11 @@ uint32_t record_game(const Record *rec) {
     return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16;
 }
 
+unsigned record_ply(const Record *rec) {
+    const uint8_t *b = rec->bytes + OFF_PLY;
+    return (unsigned)b[0] | (unsigned)b[1] << 8;
+}
+
 bool record_decode(const Record *rec, RecordPosition *out) {
     const uint8_t *b = rec->bytes;
     uint64_t occ = rd64(b + OFF_OCC);

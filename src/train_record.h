@@ -52,6 +52,7 @@ bool record_decode(const Record *rec, RecordPosition *out);
 void record_fen(const RecordPosition *rp, char *out, size_t out_size);
 /* Game id and ply straight from the bytes, without a full decode. */
 uint32_t record_game(const Record *rec);
+unsigned record_ply(const Record *rec);
 /* Result from the side to move's view: 1 win, 0.5 draw, 0 loss. */
 float record_stm_result(const RecordPosition *rp);
 

@@ -121,6 +121,24 @@ TEST(train, holdout_is_split_by_game) {
     train_data_free(&data);
 }
 
+/* --min-ply: the training split loses exactly its early positions, the holdout none. */
+TEST(train, early_plies_leave_the_training_split_only) {
+    TrainData data;
+    char err[256];
+    CHECK(train_data_load(&data, test_data(), 0.3, NULL, err, sizeof err));
+    size_t train_before = data.train_count, holdout_before = data.holdout_count, late = 0;
+    unsigned min_ply = 0;
+    for (size_t i = 0; i < data.train_count; i++) min_ply += record_ply(&data.records[data.train[i]]);
+    min_ply /= (unsigned)data.train_count; /* the mean ply: some positions on each side of it */
+    for (size_t i = 0; i < data.train_count; i++) late += record_ply(&data.records[data.train[i]]) >= min_ply;
+    CHECK(late > 0 && late < train_before);
+    CHECK(train_data_drop_early_plies(&data, min_ply) == train_before - late);
+    CHECK(data.train_count == late && data.holdout_count == holdout_before);
+    for (size_t i = 0; i < data.train_count; i++)
+        CHECK_MSG(record_ply(&data.records[data.train[i]]) >= min_ply, "ply %u kept", record_ply(&data.records[data.train[i]]));
+    train_data_free(&data);
+}
+
 TEST(train, training_lowers_loss_and_export_matches_float) {
     char out[128], err[256];
     temp_path(out, sizeof out, "net");
