@@ -228,11 +228,13 @@ TEST(tournament, xboard_commands_during_thinking_keep_the_move) {
 }
 
 /* The thinking output of pondering: Hint first, the PV led by the pondered move, and after
- * the ponder hit a time that goes on from the pondering. */
+ * the ponder hit a time that goes on from the pondering. st 3 leaves the search after the hit
+ * time for a further iteration (and so a line) even on a loaded machine; with st 1 one did
+ * not always finish. */
 TEST(tournament, xboard_ponder_output) {
     Engine e;
     char line[8192], seen[1 << 16];
-    CHECK(xboard_first_move(&e, (const char *const[]){"new", "hard", "post", "st 1", "usermove e2e4", NULL}, line, sizeof line,
+    CHECK(xboard_first_move(&e, (const char *const[]){"new", "hard", "post", "st 3", "usermove e2e4", NULL}, line, sizeof line,
                             NULL, 0));
     char ours[8], hint[8], moves[64], san[16];
     snprintf(ours, sizeof ours, "%s", line + 5);
