@@ -348,6 +348,14 @@ static void game_states(const Commands *cs, const Output *o, GameState *state_be
     }
 }
 
+/* Whether a go gets a bestmove: every go does while there is a game; with none (after a refused
+ * position), UCI answers bestmove 0000, also to a go batch mode would refuse, while the prompt
+ * and batch mode answer with an error line and play nothing. */
+static bool go_answered(const Command *c, GameState state) {
+    if (state == GAME_UNPLAYABLE) return c->dialect != DIALECT_TERMINAL && (c->kind == CMD_GO || c->kind == CMD_GO_REFUSED);
+    return c->kind == CMD_GO;
+}
+
 /* bestmove k goes with go k; the info lines before it belong to the same search. */
 static void check_bestmoves(const Commands *cs, const Output *o, FuzzCheck *c, bool complete) {
     int expected = 0, prev_best = -1;
@@ -355,11 +363,17 @@ static void check_bestmoves(const Commands *cs, const Output *o, FuzzCheck *c, b
     GameState *state = malloc(((size_t)cs->count + 1) * sizeof *state);
     if (!state) return;
     game_states(cs, o, state);
-    /* no game: every go answers bestmove 0000, also one batch mode would refuse */
     for (int i = 0; i < cs->count; i++) {
-        CommandKind k = cs->items[i].kind;
-        if (k == CMD_GO_REFUSED && state[i] == GAME_UNKNOWN) uncertain = true;
-        expected += k == CMD_GO || (k == CMD_GO_REFUSED && state[i] == GAME_UNPLAYABLE);
+        const Command *cmd = &cs->items[i];
+        bool a_go = cmd->kind == CMD_GO || cmd->kind == CMD_GO_REFUSED;
+        /* not known whether there was a game, and the answer depends on it */
+        if (a_go && state[i] == GAME_UNKNOWN && (cmd->kind == CMD_GO_REFUSED || cmd->dialect == DIALECT_TERMINAL))
+            uncertain = true;
+        expected += go_answered(cmd, state[i]);
+        int from, to;
+        if (a_go && state[i] == GAME_UNPLAYABLE && cmd->dialect == DIALECT_TERMINAL && region_of(cs, o, i, &from, &to) &&
+            !region_has_error_of(o, from, to, cmd))
+            fail(c, FUZZ_BESTMOVES, "a go with no position said nothing%s%s", "", "");
     }
     c->gos = expected;
     int found = 0;
@@ -372,8 +386,7 @@ static void check_bestmoves(const Commands *cs, const Output *o, FuzzCheck *c, b
     if (uncertain || (complete && found != expected)) return free(state);
     char fen[256];
     for (int i = 0, l = 0; i < cs->count; i++) {
-        CommandKind kind = cs->items[i].kind;
-        if (kind != CMD_GO && !(kind == CMD_GO_REFUSED && state[i] == GAME_UNPLAYABLE)) continue;
+        if (!go_answered(&cs->items[i], state[i])) continue;
         while (l < o->count && !span_is(o->lines[l], "bestmove ")) l++;
         if (l == o->count) break;
         int best_line = l++;
