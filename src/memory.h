@@ -1,6 +1,7 @@
 /* Allocation of large tables (transposition table, net weights) with transparent huge pages
  * where the OS offers them: random reads across many megabytes otherwise spend much of their
- * time on TLB misses. On Linux the tables are anonymous mappings: the kernel hands out zero
+ * time on TLB misses. On Linux (except under AddressSanitizer, see memory.c) the tables are
+ * anonymous mappings: the kernel hands out zero
  * pages as they are first touched, so a fresh or cleared table costs nothing until it is used
  * (engine start-up, ucinewgame), while the size itself is still reserved, and refused, at once. */
 #ifndef SQUALL_MEMORY_H
