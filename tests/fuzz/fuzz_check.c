@@ -468,14 +468,19 @@ static void check_refusals(const Commands *cs, const Output *o, FuzzCheck *c) {
 
 /* xboard: "move X" must be legal where it was played: the position of the last probe, or
  * that position after the one move the line in between played. */
+/* The move of a `move ...` line. */
+static void xboard_move_text(Span line, char *move, size_t size) {
+    snprintf(move, size, "%.*s", (int)(line.len - 5 < size - 1 ? line.len - 5 : size - 1), line.text + 5);
+    move[strcspn(move, " \r")] = '\0';
+}
+
 static void check_xboard_moves(const Commands *cs, const Output *o, FuzzCheck *c) {
-    char fen[256];
-    for (int l = 0, k = -1; l < o->count; l++) {
-        if (span_is(o->lines[l], "Fen: ")) k++;
+    char fen[256], move[16];
+    for (int l = 0, k = -1, first_since_fen = -1; l < o->count; l++) {
+        if (span_is(o->lines[l], "Fen: ")) k++, first_since_fen = -1;
         if (!is_move_line(o->lines[l])) continue;
-        char move[16] = "";
-        snprintf(move, sizeof move, "%.*s", (int)(o->lines[l].len - 5 < 15 ? o->lines[l].len - 5 : 15), o->lines[l].text + 5);
-        move[strcspn(move, " \r")] = '\0';
+        int earlier = first_since_fen;
+        if (first_since_fen < 0) first_since_fen = l;
         /* the commands between the d of Fen k and the next d */
         int d_index = -1, next = -1;
         for (int i = 0; i < cs->count; i++) {
@@ -488,6 +493,18 @@ static void check_xboard_moves(const Commands *cs, const Output *o, FuzzCheck *c
         else if (!fen_of(o, k, &scratch, fen, sizeof fen, c)) continue;
         if (next < 0) next = cs->count;
         if (next - d_index > 2) continue; /* more than one command in between: not checked */
+        /* a move the engine printed after that d came from a search still running when the d
+         * ran: it was played before this one */
+        bool replayed = true;
+        for (int p = earlier; p >= 0 && p < l && replayed; p++) {
+            if (!is_move_line(o->lines[p])) continue;
+            xboard_move_text(o->lines[p], move, sizeof move);
+            Move m = move_from_uci(&scratch, move);
+            if (m == MOVE_NONE) replayed = false; /* failed on its own line already */
+            else pos_make_move(&scratch, m);
+        }
+        if (!replayed) continue;
+        xboard_move_text(o->lines[l], move, sizeof move);
         c->xboard_moves_checked++;
         if (move_from_uci(&scratch, move) != MOVE_NONE) continue;
         bool ok = false;
