@@ -48,7 +48,7 @@ static bool load_eval_file(const char *path, char *err, size_t err_size) {
 
 enum { OPT_HASH, OPT_THREADS, OPT_MULTIPV, OPT_PONDER, OPT_EVALFILE, OPT_OVERHEAD, OPT_EVALMODE,
        OPT_LAZYEVAL, OPT_LAZYMARGIN, OPT_NNUEEAGER, OPT_WDL, OPT_CHESS960, OPT_CLEARHASH, OPT_LIMITSTRENGTH,
-       OPT_ELO, OPT_OWNBOOK, OPT_BOOKFILE, OPT_BOOKCHOICE, OPT_RESIGN, OPT_COUNT };
+       OPT_ELO, OPT_OWNBOOK, OPT_BOOKFILE, OPT_BOOKCHOICE, OPT_RESIGN, OPT_MOVEGUESSER, OPT_COUNT };
 
 #ifdef SQUALL_TUNE
 /* Tuning build: every search constant is also a spin option of its own name, after the others;
@@ -82,6 +82,7 @@ static const OptionInfo option_table[OPTION_TOTAL] = {
     [OPT_BOOKFILE] = {"BookFile", OPTION_STRING, 0, 0, NULL, true, false, false},
     [OPT_BOOKCHOICE] = {"BookChoice", OPTION_COMBO, 0, 0, "weighted best", true, false, false},
     [OPT_RESIGN] = {"Resign", OPTION_CHECK, 0, 1, NULL, true, false, true},
+    [OPT_MOVEGUESSER] = {"MoveGuesser", OPTION_CHECK, 0, 1, NULL, true, false, false},
     TUNABLE_OPTIONS
 };
 
@@ -113,6 +114,7 @@ static int spin_value(int id) {
     case OPT_ELO: return engine_options.strength_elo;
     case OPT_OWNBOOK: return engine_options.own_book;
     case OPT_RESIGN: return engine_options.resign;
+    case OPT_MOVEGUESSER: return engine_options.settings.move_guesser;
 #ifdef SQUALL_TUNE
     default: return id >= OPT_COUNT ? settings_param(&engine_options.settings, id - OPT_COUNT) : 0;
 #else
@@ -234,6 +236,7 @@ bool options_set(const char *name, const char *value, char *err, size_t err_size
     case OPT_OWNBOOK: engine_options.own_book = b; break;
     case OPT_BOOKCHOICE: engine_options.book_weighted = v == 0; break;
     case OPT_RESIGN: engine_options.resign = b; break;
+    case OPT_MOVEGUESSER: engine_options.settings.move_guesser = b; break;
     case OPT_BOOKFILE: {
         const char *path = value && *value ? value : NO_BOOK;
         if (strlen(path) >= sizeof book_file) {

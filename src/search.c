@@ -12,6 +12,7 @@
 #include "accumulator.h"
 #include "evaluate.h"
 #include "history.h"
+#include "move_guesser.h"
 #include "movepicker.h"
 #include "search_params.h"
 #include "search_thread.h"
@@ -631,6 +632,27 @@ static void report_line(SearchThread *t, int depth, int pv_index, int bound_over
     s->output.report(&r, s->output.ctx);
 }
 
+/* MoveGuesser: the guesser's order, best first (ties keep the generation order). The first
+ * iteration searches root_moves[0] first, as its TT move; the move picker orders the rest, and
+ * later iterations start from the best move found, so only the first iteration's first move
+ * changes. */
+static void order_root_moves_by_guesser(SearchThread *t) {
+    int score[MAX_MOVES];
+    for (int i = 0; i < t->root_count; i++) score[i] = move_guesser_score(&t->pos, t->root_moves[i].move);
+    for (int i = 1; i < t->root_count; i++) { /* insertion sort: stable */
+        RootMove tmp = t->root_moves[i];
+        int s = score[i], j = i - 1;
+        while (j >= 0 && score[j] < s) t->root_moves[j + 1] = t->root_moves[j], score[j + 1] = score[j], j--;
+        t->root_moves[j + 1] = tmp, score[j + 1] = s;
+    }
+}
+
+int search_root_order(const SearchThread *t, Move *out, int max) {
+    int n = t->root_count < max ? t->root_count : max;
+    for (int i = 0; i < n; i++) out[i] = t->root_moves[i].move;
+    return n;
+}
+
 void search_setup_root(SearchThread *t, const Position *root, const SearchLimits *limits) {
     MoveList list;
     memcpy(&t->pos, root, sizeof t->pos);
@@ -653,6 +675,7 @@ void search_setup_root(SearchThread *t, const Position *root, const SearchLimits
         rm->pv[0] = rm->move;
         rm->pv_length = 1;
     }
+    if (t->shared->settings.move_guesser) order_root_moves_by_guesser(t);
     int multipv = t->shared->settings.multipv;
     t->reported_lines = multipv < t->root_count ? multipv : t->root_count;
     if (t->shared->settings.strength_elo && multipv < STRENGTH_CANDIDATES) multipv = STRENGTH_CANDIDATES;

@@ -37,6 +37,9 @@ void search_thread_clear(SearchThread *t);                         /* new game: 
  * shared->stop end it. */
 void search_setup_root(SearchThread *t, const Position *root, const SearchLimits *limits);
 void search_iterative_deepening(SearchThread *t);
+/* The root moves in the order the next iteration takes them (the first is searched first);
+ * up to max of them into out, returns how many (tests). */
+int search_root_order(const SearchThread *t, Move *out, int max);
 
 /* Once stop is set (the helpers may still be on their way out): the line to play goes first
  * (the weakened choice under strength_elo) and is shown if the last thinking line differs

@@ -19,6 +19,7 @@ typedef struct {
     int multipv;          /* principal variations searched and reported */
     int strength_elo;     /* play at about this Elo (strength.h); 0 = full strength */
     uint64_t strength_seed; /* with the root's key, seeds the weakened move choice */
+    bool move_guesser;    /* order the root moves by the move guesser before the first iteration */
 #ifdef SQUALL_TUNE
     SearchParams params;  /* the search constants (tuning builds; release builds compile them in) */
 #endif
@@ -51,6 +52,7 @@ static inline void settings_install_search_params(const EngineSettings *s) { (vo
 
 #define ENGINE_SETTINGS_DEFAULT                                                                                      \
     { .eval_mode = EVAL_MODE_NNUE, .lazy_eval = true, .lazy_margin = LAZY_EVAL_MARGIN_DEFAULT, .nnue_eager = false, \
-      .multipv = 1, .strength_elo = 0, .strength_seed = 0 ENGINE_SETTINGS_DEFAULT_PARAMS }
+      .multipv = 1, .strength_elo = 0, .strength_seed = 0, .move_guesser = false \
+      ENGINE_SETTINGS_DEFAULT_PARAMS }
 
 #endif

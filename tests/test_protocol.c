@@ -47,6 +47,7 @@ TEST(protocol, uci_handshake_and_options) {
         "option name LazyMargin type spin",
         "option name UCI_ShowWDL type check default false",
         "option name Clear Hash type button",
+        "option name MoveGuesser type check default false",
     };
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
         CHECK_MSG(strstr(seen, options[i]) != NULL, "missing '%s'", options[i]);
