@@ -11,6 +11,7 @@
 #include "datagen.h"
 #include "engine_io.h"
 #include "move_features.h"
+#include "move_fit.h"
 #include "nnue.h"
 #include "options.h"
 #include "perft.h"
@@ -39,6 +40,7 @@ static const struct {
     {"train", train_main, "train --data FILE[,FILE] --out NET [...]   train a net from datagen records"},
     {"tune", tune_main, "tune --openings FILE [...]   SPSA tuning of the search constants (make TUNE=1)"},
     {"movefeatures", move_features_main, "movefeatures [FEN|startpos] [moves M1 M2 ...]   the move guesser's features"},
+    {"movefit", move_fit_main, "movefit --data FILE[,FILE] [--positions N] [--nodes K] [--out FILE] [...]   fit the move guesser"},
 };
 
 #define SUBCOMMAND_COUNT ((int)(sizeof subcommands / sizeof subcommands[0]))
