@@ -278,11 +278,12 @@ void datagen_describe_evaluator(const EngineSettings *settings, char *out, size_
         snprintf(out, size, "classical");
         return;
     }
-    uint8_t *image = malloc(NNUE_FILE_SIZE);
+    const size_t bytes = nnue_net_file_size(nnue_current_net());
+    uint8_t *image = malloc(bytes);
     char hex[65] = "unknown";
     if (image) {
         nnue_net_write(nnue_current_net(), image); /* the same bytes as the net's file */
-        sha256_hex(image, NNUE_FILE_SIZE, hex);
+        sha256_hex(image, bytes, hex);
         free(image);
     }
     int at = snprintf(out, size, "nnue net=%s name=", hex);

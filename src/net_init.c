@@ -13,9 +13,22 @@ static int random_range(uint64_t *state, int lo, int hi) {
     return lo + (int)(splitmix64(state) % (uint64_t)(hi - lo + 1));
 }
 
-void nnue_net_init_random(NnueNet *net, uint64_t seed) {
+/* One output bucket's L2 and output layers. */
+static void random_stack(NnueNet *net, int b, uint64_t *s) {
+    for (int o = 0; o < NNUE_L3; o++) {
+        for (int i = 0; i < NNUE_L2; i++) net->l2_weights[b][o][i] = (int8_t)random_range(s, -24, 24);
+        net->l2_biases[b][o] = random_range(s, -2000, 4000);
+    }
+    for (int i = 0; i < NNUE_L3; i++) net->out_weights[b][i] = (int8_t)random_range(s, -40, 40);
+    net->out_bias[b] = random_range(s, -1000, 1000);
+}
+
+void nnue_net_init_random(NnueNet *net, uint64_t seed) { nnue_net_init_random_buckets(net, seed, 1); }
+
+void nnue_net_init_random_buckets(NnueNet *net, uint64_t seed, int buckets) {
     uint64_t s = seed ^ 0x5155414C4C4E4E55ULL; /* "SQUALLNNU": different seeds, different streams */
     memset(net, 0, sizeof *net);
+    net->output_buckets = buckets;
     net->acc_shift = 0;
     net->hidden_shift = 6;
     net->output_divisor = 16;
@@ -33,13 +46,10 @@ void nnue_net_init_random(NnueNet *net, uint64_t seed) {
         }
         net->l1_biases[o] = random_range(&s, -2000, 2000);
     }
-    for (int o = 0; o < NNUE_L3; o++) {
-        for (int i = 0; i < NNUE_L2; i++) net->l2_weights[o][i] = (int8_t)random_range(&s, -24, 24);
-        net->l2_biases[o] = random_range(&s, -2000, 4000);
-    }
-    for (int i = 0; i < NNUE_L3; i++) net->out_weights[i] = (int8_t)random_range(&s, -40, 40);
-    net->out_bias = random_range(&s, -1000, 1000);
-    snprintf(net->description, sizeof net->description, "random net-init seed %" PRIu64, seed);
+    random_stack(net, 0, &s);
+    for (int b = 1; b < buckets; b++) random_stack(net, b, &s); /* after all else: bucket 0 is the one-bucket net */
+    snprintf(net->description, sizeof net->description, "random net-init seed %" PRIu64 "%s", seed,
+             buckets > 1 ? ", 8 output buckets" : "");
 }
 
 int nnue_classical_piece_value(int type, int rel_sq) {
@@ -53,6 +63,7 @@ int nnue_classical_piece_value(int type, int rel_sq) {
 
 void nnue_net_init_psqt_classical(NnueNet *net) {
     memset(net, 0, sizeof *net);
+    net->output_buckets = 1;
     net->acc_shift = 0;
     net->hidden_shift = 6;
     net->output_divisor = 16;
@@ -72,7 +83,8 @@ void nnue_net_init_psqt_classical(NnueNet *net) {
 }
 
 static int usage(void) {
-    fprintf(stderr, "usage: squall net-init --seed S --out FILE [--psqt-classical] [--description TEXT]\n");
+    fprintf(stderr, "usage: squall net-init --seed S --out FILE [--psqt-classical] [--output-buckets 1|%d] "
+                    "[--description TEXT]\n", NNUE_MAX_OUTPUT_BUCKETS);
     return 2;
 }
 
@@ -80,6 +92,7 @@ int net_init_main(int argc, char **argv) {
     uint64_t seed = 1;
     const char *out = NULL, *description = NULL;
     bool classical = false;
+    int buckets = 1;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "net-init")) continue; /* tolerate being passed the subcommand itself */
         if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
@@ -93,27 +106,41 @@ int net_init_main(int argc, char **argv) {
         } else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
         else if (!strcmp(argv[i], "--description") && i + 1 < argc) description = argv[++i];
         else if (!strcmp(argv[i], "--psqt-classical")) classical = true;
+        else if (!strcmp(argv[i], "--output-buckets") && i + 1 < argc) {
+            const char *v = argv[++i];
+            buckets = !strcmp(v, "1") ? 1 : !strcmp(v, "8") ? NNUE_MAX_OUTPUT_BUCKETS : 0;
+            if (!buckets) {
+                fprintf(stderr, "net-init: output buckets '%s' is not 1 or %d\n", v, NNUE_MAX_OUTPUT_BUCKETS);
+                return 2;
+            }
+        }
         else {
             fprintf(stderr, "net-init: unknown argument '%s'\n", argv[i]);
             return usage();
         }
     }
     if (!out) return usage();
+    if (classical && buckets != 1) {
+        fprintf(stderr, "net-init: --psqt-classical makes a one-bucket net\n");
+        return 2;
+    }
     NnueNet *net = nnue_net_alloc();
     if (!net) {
         fprintf(stderr, "net-init: out of memory\n");
         return 1;
     }
     if (classical) nnue_net_init_psqt_classical(net);
-    else nnue_net_init_random(net, seed);
+    else nnue_net_init_random_buckets(net, seed, buckets);
     if (description) snprintf(net->description, sizeof net->description, "%s", description);
     char err[256];
     bool ok = nnue_net_save(net, out, err, sizeof err);
+    size_t bytes = nnue_net_file_size(net);
     nnue_net_free(net);
     if (!ok) {
         fprintf(stderr, "net-init: %s\n", err);
         return 1;
     }
-    printf("net-init: wrote %s (%zu bytes, %s)\n", out, (size_t)NNUE_FILE_SIZE, classical ? "psqt-classical" : "random");
+    printf("net-init: wrote %s (%zu bytes, %s, %d output bucket%s)\n", out, bytes,
+           classical ? "psqt-classical" : "random", buckets, buckets > 1 ? "s" : "");
     return 0;
 }

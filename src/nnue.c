@@ -22,6 +22,9 @@ static NnueLayers *current_layers; /* current_net's hidden layers laid out for t
 static NnueNet *retired_net;
 static NnueLayers *retired_layers;
 static char current_name[256] = "none";
+/* Output bucket by piece count under the current net (all 0 for a one-bucket net): a table,
+ * so the evaluation picks its stack without a branch. */
+static uint8_t bucket_of_pieces[NNUE_MAX_ACTIVE + 1];
 
 /* The net embedded by net_embed.S; zero bytes long when the build had no net to embed. */
 extern const unsigned char squall_embedded_net[];
@@ -32,8 +35,12 @@ extern const char squall_embedded_net_name[];
 enum {
     OFF_VERSION = 8, OFF_FEATURE_SET = 12, OFF_INPUTS = 16, OFF_L1 = 20, OFF_L2 = 24, OFF_L3 = 28,
     OFF_OUTPUTS = 32, OFF_ACC_SHIFT = 36, OFF_HIDDEN_SHIFT = 40, OFF_OUTPUT_DIVISOR = 44,
-    OFF_PAYLOAD_SIZE = 48, OFF_CHECKSUM = 52, OFF_DESCRIPTION = 56
+    OFF_PAYLOAD_SIZE = 48, OFF_CHECKSUM = 52, OFF_DESCRIPTION = 56,
+    /* version 2 only (zero in version 1 files) */
+    OFF_OUTPUT_BUCKETS = 120, OFF_RESERVED = 124
 };
+_Static_assert(OFF_DESCRIPTION + NNUE_DESCRIPTION_SIZE <= OFF_OUTPUT_BUCKETS, "header fields overlap");
+_Static_assert(OFF_RESERVED + 4 <= NNUE_HEADER_SIZE, "header fields fit the header");
 
 static void set_err(char *err, size_t size, const char *fmt, ...) {
     if (!err || !size) return;
@@ -51,12 +58,17 @@ const char *nnue_net_name(void) { return current_name; }
 /* ---------------- nets in memory ---------------- */
 
 NnueNet *nnue_net_alloc(void) {
-    return memory_alloc_large(sizeof(NnueNet));
+    NnueNet *net = memory_alloc_large(sizeof(NnueNet));
+    if (net) net->output_buckets = 1;
+    return net;
 }
 
 void nnue_net_free(NnueNet *net) { memory_free_large(net, sizeof *net); }
 
 bool nnue_net_validate(const NnueNet *net, char *err, size_t err_size) {
+    if (net->output_buckets != 1 && net->output_buckets != NNUE_MAX_OUTPUT_BUCKETS)
+        return set_err(err, err_size, "output bucket count %d is not supported (1 or %d)", net->output_buckets,
+                       NNUE_MAX_OUTPUT_BUCKETS), false;
     if (net->acc_shift < 0 || net->acc_shift > NNUE_MAX_ACC_SHIFT)
         return set_err(err, err_size, "accumulator shift %d outside 0..%d", net->acc_shift, NNUE_MAX_ACC_SHIFT), false;
     if (net->hidden_shift < 0 || net->hidden_shift > NNUE_MAX_HIDDEN_SHIFT)
@@ -68,13 +80,15 @@ bool nnue_net_validate(const NnueNet *net, char *err, size_t err_size) {
         if (net->psqt_weights[f] > NNUE_MAX_PSQT_WEIGHT || net->psqt_weights[f] < -NNUE_MAX_PSQT_WEIGHT)
             return set_err(err, err_size, "PSQT weight %d of feature %d is beyond +-%d", net->psqt_weights[f], f,
                            NNUE_MAX_PSQT_WEIGHT), false;
-    const int32_t *biases[3] = {net->l1_biases, net->l2_biases, &net->out_bias};
-    const int counts[3] = {NNUE_L2, NNUE_L3, 1};
-    for (int l = 0; l < 3; l++)
-        for (int i = 0; i < counts[l]; i++)
-            if (biases[l][i] > NNUE_MAX_BIAS || biases[l][i] < -NNUE_MAX_BIAS)
-                return set_err(err, err_size, "layer %d bias %d is beyond +-%d", l + 1, biases[l][i], NNUE_MAX_BIAS),
-                       false;
+    for (int b = 0; b < net->output_buckets; b++) {
+        const int32_t *biases[3] = {net->l1_biases, net->l2_biases[b], &net->out_bias[b]};
+        const int counts[3] = {NNUE_L2, NNUE_L3, 1};
+        for (int l = 0; l < 3; l++)
+            for (int i = 0; i < counts[l]; i++)
+                if (biases[l][i] > NNUE_MAX_BIAS || biases[l][i] < -NNUE_MAX_BIAS)
+                    return set_err(err, err_size, "layer %d bias %d is beyond +-%d", l + 1, biases[l][i], NNUE_MAX_BIAS),
+                           false;
+    }
     return true;
 }
 
@@ -84,6 +98,8 @@ static void install(NnueNet *net, NnueLayers *layers) {
     nnue_layers_free(retired_layers);
     retired_net = current_net, retired_layers = current_layers;
     current_net = net, current_layers = layers;
+    for (int n = 0; n <= NNUE_MAX_ACTIVE; n++)
+        bucket_of_pieces[n] = (uint8_t)(net ? nnue_output_bucket(n, net->output_buckets) : 0);
     nnue_generation++;
 }
 
@@ -125,10 +141,19 @@ static inline void wr32(uint8_t *p, uint32_t v) {
     p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16), p[3] = (uint8_t)(v >> 24);
 }
 
+size_t nnue_net_file_size(const NnueNet *net) { return NNUE_FILE_SIZE_FOR(net->output_buckets); }
+
+/* A one-bucket net is written as version 1, so such nets keep their bytes (and every engine
+ * that reads version 1 reads them). */
+static uint32_t format_version_of(const NnueNet *net) { return net->output_buckets == 1 ? 1u : 2u; }
+
 void nnue_net_write(const NnueNet *net, uint8_t *buf) {
+    const int buckets = net->output_buckets;
+    const uint32_t version = format_version_of(net);
+    const size_t file_size = NNUE_FILE_SIZE_FOR(buckets);
     memset(buf, 0, NNUE_HEADER_SIZE);
     memcpy(buf, NNUE_MAGIC, 8);
-    wr32(buf + OFF_VERSION, NNUE_FORMAT_VERSION);
+    wr32(buf + OFF_VERSION, version);
     wr32(buf + OFF_FEATURE_SET, NNUE_FEATURE_SET_ID);
     wr32(buf + OFF_INPUTS, NNUE_INPUTS);
     wr32(buf + OFF_L1, NNUE_L1);
@@ -138,9 +163,10 @@ void nnue_net_write(const NnueNet *net, uint8_t *buf) {
     wr32(buf + OFF_ACC_SHIFT, (uint32_t)net->acc_shift);
     wr32(buf + OFF_HIDDEN_SHIFT, (uint32_t)net->hidden_shift);
     wr32(buf + OFF_OUTPUT_DIVISOR, (uint32_t)net->output_divisor);
-    wr32(buf + OFF_PAYLOAD_SIZE, (uint32_t)NNUE_PAYLOAD_SIZE);
+    wr32(buf + OFF_PAYLOAD_SIZE, (uint32_t)NNUE_PAYLOAD_SIZE_FOR(buckets));
     memcpy(buf + OFF_DESCRIPTION, net->description, NNUE_DESCRIPTION_SIZE);
     buf[OFF_DESCRIPTION + NNUE_DESCRIPTION_SIZE - 1] = 0;
+    if (version >= 2) wr32(buf + OFF_OUTPUT_BUCKETS, (uint32_t)buckets);
 
     uint8_t *p = buf + NNUE_HEADER_SIZE;
     for (int f = 0; f < NNUE_INPUTS; f++)
@@ -155,15 +181,18 @@ void nnue_net_write(const NnueNet *net, uint8_t *buf) {
     for (int f = 0; f < NNUE_INPUTS; f++, p += 4) wr32(p, (uint32_t)net->psqt_weights[f]);
     memcpy(p, net->l1_weights, sizeof net->l1_weights), p += sizeof net->l1_weights;
     for (int i = 0; i < NNUE_L2; i++, p += 4) wr32(p, (uint32_t)net->l1_biases[i]);
-    memcpy(p, net->l2_weights, sizeof net->l2_weights), p += sizeof net->l2_weights;
-    for (int i = 0; i < NNUE_L3; i++, p += 4) wr32(p, (uint32_t)net->l2_biases[i]);
-    memcpy(p, net->out_weights, sizeof net->out_weights), p += sizeof net->out_weights;
-    wr32(p, (uint32_t)net->out_bias);
-    wr32(buf + OFF_CHECKSUM, nnue_file_checksum(buf, NNUE_FILE_SIZE));
+    for (int b = 0; b < buckets; b++) { /* the stacks one after the other, each in version 1's order */
+        memcpy(p, net->l2_weights[b], sizeof net->l2_weights[b]), p += sizeof net->l2_weights[b];
+        for (int i = 0; i < NNUE_L3; i++, p += 4) wr32(p, (uint32_t)net->l2_biases[b][i]);
+        memcpy(p, net->out_weights[b], sizeof net->out_weights[b]), p += sizeof net->out_weights[b];
+        wr32(p, (uint32_t)net->out_bias[b]), p += 4;
+    }
+    wr32(buf + OFF_CHECKSUM, nnue_file_checksum(buf, file_size));
 }
 
 bool nnue_net_save(const NnueNet *net, const char *path, char *err, size_t err_size) {
-    uint8_t *buf = malloc(NNUE_FILE_SIZE);
+    const size_t size = nnue_net_file_size(net);
+    uint8_t *buf = malloc(size);
     if (!buf) return set_err(err, err_size, "out of memory"), false;
     nnue_net_write(net, buf);
     FILE *f = fopen(path, "wb");
@@ -172,7 +201,7 @@ bool nnue_net_save(const NnueNet *net, const char *path, char *err, size_t err_s
         free(buf);
         return false;
     }
-    bool ok = fwrite(buf, 1, NNUE_FILE_SIZE, f) == NNUE_FILE_SIZE;
+    bool ok = fwrite(buf, 1, size, f) == size;
     ok = (fclose(f) == 0) && ok;
     free(buf);
     if (!ok) set_err(err, err_size, "write to '%s' failed", path);
@@ -206,9 +235,18 @@ static NnueNet *parse_net(const uint8_t *buf, size_t size, bool verify_checksum,
                NULL;
     if (memcmp(buf, NNUE_MAGIC, 8) != 0) return set_err(err, err_size, "not a Squall net file (bad magic)"), NULL;
     uint32_t version = rd32(buf + OFF_VERSION);
-    if (version != NNUE_FORMAT_VERSION)
-        return set_err(err, err_size, "net format version %u is not supported (this engine reads %u)", version,
+    if (version < 1 || version > NNUE_FORMAT_VERSION)
+        return set_err(err, err_size, "net format version %u is not supported (this engine reads 1..%u)", version,
                        NNUE_FORMAT_VERSION), NULL;
+    /* version 1 has one bucket and no further fields (its bytes 120..127 are not read) */
+    uint32_t buckets = version >= 2 ? rd32(buf + OFF_OUTPUT_BUCKETS) : 1;
+    if (buckets != 1 && buckets != NNUE_MAX_OUTPUT_BUCKETS)
+        return set_err(err, err_size, "output bucket count %u is not supported (1 or %d)", buckets,
+                       NNUE_MAX_OUTPUT_BUCKETS), NULL;
+    uint32_t reserved = version >= 2 ? rd32(buf + OFF_RESERVED) : 0;
+    if (reserved != 0)
+        return set_err(err, err_size, "header field at byte %d is %u, expected 0", OFF_RESERVED, reserved), NULL;
+    const size_t payload_size = NNUE_PAYLOAD_SIZE_FOR(buckets), file_size = NNUE_FILE_SIZE_FOR(buckets);
     uint32_t fs = rd32(buf + OFF_FEATURE_SET);
     if (fs != NNUE_FEATURE_SET_ID)
         return set_err(err, err_size, "feature set 0x%08x is not HalfKAv2_hm (0x%08x)", fs, NNUE_FEATURE_SET_ID), NULL;
@@ -218,13 +256,13 @@ static NnueNet *parse_net(const uint8_t *buf, size_t size, bool verify_checksum,
         return set_err(err, err_size, "layer sizes %u/%u/%u/%u/%u differ from this engine's %d/%d/%d/%d/%d", dims[0],
                        dims[1], dims[2], dims[3], dims[4], NNUE_INPUTS, NNUE_L1, NNUE_L2, NNUE_L3, NNUE_OUTPUTS), NULL;
     uint32_t payload = rd32(buf + OFF_PAYLOAD_SIZE);
-    if (payload != NNUE_PAYLOAD_SIZE)
+    if (payload != payload_size)
         return set_err(err, err_size, "header payload size %u does not match the layer sizes (%zu)", payload,
-                       (size_t)NNUE_PAYLOAD_SIZE), NULL;
-    if (size < NNUE_FILE_SIZE)
-        return set_err(err, err_size, "file is truncated: %zu bytes, expected %zu", size, (size_t)NNUE_FILE_SIZE), NULL;
-    if (size > NNUE_FILE_SIZE)
-        return set_err(err, err_size, "file is %zu bytes, expected exactly %zu", size, (size_t)NNUE_FILE_SIZE), NULL;
+                       payload_size), NULL;
+    if (size < file_size)
+        return set_err(err, err_size, "file is truncated: %zu bytes, expected %zu", size, file_size), NULL;
+    if (size > file_size)
+        return set_err(err, err_size, "file is %zu bytes, expected exactly %zu", size, file_size), NULL;
     uint32_t stored = rd32(buf + OFF_CHECKSUM), actual = verify_checksum ? nnue_file_checksum(buf, size) : stored;
     if (stored != actual)
         return set_err(err, err_size, "checksum mismatch (file says %08x, contents give %08x): corrupt file", stored,
@@ -235,6 +273,7 @@ static NnueNet *parse_net(const uint8_t *buf, size_t size, bool verify_checksum,
     net->acc_shift = (int32_t)rd32(buf + OFF_ACC_SHIFT);
     net->hidden_shift = (int32_t)rd32(buf + OFF_HIDDEN_SHIFT);
     net->output_divisor = (int32_t)rd32(buf + OFF_OUTPUT_DIVISOR);
+    net->output_buckets = (int32_t)buckets;
     memcpy(net->description, buf + OFF_DESCRIPTION, NNUE_DESCRIPTION_SIZE);
     net->description[NNUE_DESCRIPTION_SIZE - 1] = 0;
 
@@ -244,10 +283,12 @@ static NnueNet *parse_net(const uint8_t *buf, size_t size, bool verify_checksum,
     p = read_i32s(net->psqt_weights, p, NNUE_INPUTS);
     memcpy(net->l1_weights, p, sizeof net->l1_weights), p += sizeof net->l1_weights;
     p = read_i32s(net->l1_biases, p, NNUE_L2);
-    memcpy(net->l2_weights, p, sizeof net->l2_weights), p += sizeof net->l2_weights;
-    p = read_i32s(net->l2_biases, p, NNUE_L3);
-    memcpy(net->out_weights, p, sizeof net->out_weights), p += sizeof net->out_weights;
-    net->out_bias = (int32_t)rd32(p);
+    for (uint32_t b = 0; b < buckets; b++) {
+        memcpy(net->l2_weights[b], p, sizeof net->l2_weights[b]), p += sizeof net->l2_weights[b];
+        p = read_i32s(net->l2_biases[b], p, NNUE_L3);
+        memcpy(net->out_weights[b], p, sizeof net->out_weights[b]), p += sizeof net->out_weights[b];
+        p = read_i32s(&net->out_bias[b], p, 1);
+    }
 
     if (!nnue_net_validate(net, err, err_size)) {
         nnue_net_free(net);
@@ -276,13 +317,13 @@ bool nnue_load_file(const char *path, char *err, size_t err_size) {
     long long size;
     FILE *f = regular_file_open(path, &size, why, sizeof why);
     if (!f) return set_err(err, err_size, "cannot open net file '%s': %s", path, why), false;
-    if (size > (long long)NNUE_FILE_SIZE) { /* said from the size on disk: nothing to read (a sparse file) */
+    if (size > (long long)NNUE_MAX_FILE_SIZE) { /* said from the size on disk: nothing to read (a sparse file) */
         fclose(f);
-        return set_err(err, err_size, "net file '%s' refused: file is %lld bytes, expected exactly %zu", path, size,
-                       (size_t)NNUE_FILE_SIZE),
+        return set_err(err, err_size, "net file '%s' refused: file is %lld bytes, a net has at most %zu", path, size,
+                       (size_t)NNUE_MAX_FILE_SIZE),
                false;
     }
-    uint8_t *buf = malloc(NNUE_FILE_SIZE);
+    uint8_t *buf = malloc(size > 0 ? (size_t)size : 1);
     if (!buf) {
         fclose(f);
         return set_err(err, err_size, "out of memory"), false;
@@ -324,9 +365,11 @@ bool nnue_init(void) {
 
 /* ---------------- forward pass ---------------- */
 
-int32_t nnue_propagate(const int16_t *stm_half, const int16_t *other_half) {
-    return nnue_layers_propagate(current_layers, stm_half, other_half);
+int32_t nnue_propagate(const int16_t *stm_half, const int16_t *other_half, int bucket) {
+    return nnue_layers_propagate(current_layers, stm_half, other_half, bucket);
 }
+
+static inline int position_bucket(const Position *pos) { return bucket_of_pieces[popcount(pos->occupied)]; }
 
 static inline int clamp_eval(int64_t v) {
     return v > NNUE_EVAL_LIMIT ? NNUE_EVAL_LIMIT : v < -NNUE_EVAL_LIMIT ? -NNUE_EVAL_LIMIT : (int)v;
@@ -365,7 +408,8 @@ void nnue_evaluate_parts(const Position *pos, NnueParts *parts) {
     int stm = pos->side;
     parts->psqt[WHITE] = h[WHITE].psqt, parts->psqt[BLACK] = h[BLACK].psqt;
     parts->psqt_units = psqt_units(h, stm);
-    parts->hidden_units = nnue_layers_propagate(current_layers, h[stm].values, h[!stm].values);
+    parts->bucket = position_bucket(pos);
+    parts->hidden_units = nnue_layers_propagate(current_layers, h[stm].values, h[!stm].values, parts->bucket);
     parts->psqt_cp = clamp_eval(parts->psqt_units / net->output_divisor);
     parts->hidden_cp = clamp_eval(parts->hidden_units / net->output_divisor);
     parts->total_cp = clamp_eval(((int64_t)parts->psqt_units + parts->hidden_units) / net->output_divisor);
@@ -377,7 +421,8 @@ int nnue_evaluate(const Position *pos, Accumulator *acc) {
     AccumulatorHalf tmp[2];
     const AccumulatorHalf *h = halves_for(net, pos, acc, tmp);
     int stm = pos->side;
-    int32_t hidden = nnue_layers_propagate(current_layers, h[stm].values, h[!stm].values);
+    int32_t hidden =
+        nnue_layers_propagate(current_layers, h[stm].values, h[!stm].values, position_bucket(pos));
     return clamp_eval(((int64_t)psqt_units(h, stm) + hidden) / net->output_divisor);
 }
 
@@ -404,7 +449,8 @@ void nnue_trace(const Position *pos, FILE *out) {
     fprintf(out, "NNUE psqt sums: white %d black %d (output units, %d per centipawn)\n", p.psqt[WHITE], p.psqt[BLACK],
             current_net->output_divisor);
     fprintf(out, "NNUE psqt part %d units = %d cp\n", p.psqt_units, p.psqt_cp);
-    fprintf(out, "NNUE hidden part %d units = %d cp\n", p.hidden_units, p.hidden_cp);
+    fprintf(out, "NNUE hidden part %d units = %d cp (output bucket %d of %d)\n", p.hidden_units, p.hidden_cp, p.bucket,
+            current_net->output_buckets);
     fprintf(out, "NNUE raw output %d units\n", p.psqt_units + p.hidden_units);
     fprintf(out, "NNUE evaluation %d cp (%s to move; white view %d cp)\n", p.total_cp, side,
             pos->side == WHITE ? p.total_cp : -p.total_cp);

@@ -2,8 +2,9 @@
  *
  * Shape: 22528 HalfKAv2_hm inputs -> 256 per perspective (int16 accumulator) -> both halves
  * concatenated side-to-move first (512, clipped ReLU to uint8 [0,127]) -> 32 -> 32 -> 1, plus a
- * PSQT path (one int32 per feature, summed per perspective). docs/nnue.md has the file format
- * and the quantization. All functions here are for one thread at a time unless noted. */
+ * PSQT path (one int32 per feature, summed per perspective). The 32 -> 32 -> 1 part may come in
+ * 8 output buckets (layer stacks), one picked per position by its piece count. docs/nnue.md has
+ * the file format and the quantization. All functions here are for one thread at a time unless noted. */
 #ifndef SQUALL_NNUE_H
 #define SQUALL_NNUE_H
 
@@ -19,14 +20,26 @@
 #define NNUE_L3 32
 #define NNUE_OUTPUTS 1
 
+/* Output buckets: a net has one stack of the L2 and output layers, or one per bucket, the bucket
+ * of a position being (pieces on the board, kings included, - 1) / 4. */
+#define NNUE_MAX_OUTPUT_BUCKETS 8
+#define NNUE_PIECES_PER_BUCKET 4
+
 #define NNUE_MAGIC "SQUALLNN" /* 8 bytes, no terminator in the file */
-#define NNUE_FORMAT_VERSION 1u
+/* Version 1: one output bucket. Version 2 adds the bucket count to the header (and its stacks to
+ * the payload). The loader reads both; the writer uses 1 whenever the net fits it. */
+#define NNUE_FORMAT_VERSION 2u
 #define NNUE_HEADER_SIZE 128
 #define NNUE_DESCRIPTION_SIZE 64
-#define NNUE_PAYLOAD_SIZE                                                                          \
-    ((size_t)NNUE_INPUTS * NNUE_L1 * 2 + NNUE_L1 * 2 + (size_t)NNUE_INPUTS * 4 + NNUE_L2 * 2 * NNUE_L1 \
-     + NNUE_L2 * 4 + NNUE_L3 * NNUE_L2 + NNUE_L3 * 4 + NNUE_L3 + 4)
-#define NNUE_FILE_SIZE (NNUE_HEADER_SIZE + NNUE_PAYLOAD_SIZE)
+/* Payload bytes shared by every bucket (feature transformer, PSQT, L1) and of one bucket's stack. */
+#define NNUE_SHARED_PAYLOAD_SIZE                                                                   \
+    ((size_t)NNUE_INPUTS * NNUE_L1 * 2 + NNUE_L1 * 2 + (size_t)NNUE_INPUTS * 4 + NNUE_L2 * 2 * NNUE_L1 + NNUE_L2 * 4)
+#define NNUE_STACK_PAYLOAD_SIZE ((size_t)NNUE_L3 * NNUE_L2 + NNUE_L3 * 4 + NNUE_L3 + 4)
+#define NNUE_PAYLOAD_SIZE_FOR(buckets) (NNUE_SHARED_PAYLOAD_SIZE + (size_t)(buckets) * NNUE_STACK_PAYLOAD_SIZE)
+#define NNUE_FILE_SIZE_FOR(buckets) (NNUE_HEADER_SIZE + NNUE_PAYLOAD_SIZE_FOR(buckets))
+#define NNUE_PAYLOAD_SIZE NNUE_PAYLOAD_SIZE_FOR(1) /* a one-bucket net (every version-1 file) */
+#define NNUE_FILE_SIZE NNUE_FILE_SIZE_FOR(1)
+#define NNUE_MAX_FILE_SIZE NNUE_FILE_SIZE_FOR(NNUE_MAX_OUTPUT_BUCKETS)
 
 /* Loader limits on the quantization constants and values, so no int32 sum can overflow. */
 #define NNUE_MAX_ACC_SHIFT 8
@@ -44,10 +57,12 @@ typedef struct NnueNet {
     _Alignas(64) int32_t psqt_weights[NNUE_INPUTS];
     _Alignas(64) int8_t l1_weights[NNUE_L2][2 * NNUE_L1];
     _Alignas(64) int32_t l1_biases[NNUE_L2];
-    _Alignas(64) int8_t l2_weights[NNUE_L3][NNUE_L2];
-    _Alignas(64) int32_t l2_biases[NNUE_L3];
-    _Alignas(64) int8_t out_weights[NNUE_L3];
-    int32_t out_bias;
+    /* one stack per output bucket; only the first output_buckets are used */
+    _Alignas(64) int8_t l2_weights[NNUE_MAX_OUTPUT_BUCKETS][NNUE_L3][NNUE_L2];
+    _Alignas(64) int32_t l2_biases[NNUE_MAX_OUTPUT_BUCKETS][NNUE_L3];
+    _Alignas(64) int8_t out_weights[NNUE_MAX_OUTPUT_BUCKETS][NNUE_L3];
+    int32_t out_bias[NNUE_MAX_OUTPUT_BUCKETS];
+    int32_t output_buckets; /* 1 or NNUE_MAX_OUTPUT_BUCKETS */
     int32_t acc_shift;      /* accumulator >> acc_shift, then clip to [0,127] */
     int32_t hidden_shift;   /* hidden int32 sums >> hidden_shift, then clip to [0,127] */
     int32_t output_divisor; /* output units per centipawn (PSQT weights use the same units) */
@@ -59,6 +74,7 @@ typedef struct {
     int32_t psqt[2];      /* per-perspective PSQT sums (white, black) */
     int32_t psqt_units;   /* (psqt[stm] - psqt[!stm]) / 2 */
     int32_t hidden_units; /* output of the hidden layers */
+    int bucket;           /* the output bucket they used */
     int psqt_cp, hidden_cp, total_cp; /* total_cp = (psqt_units + hidden_units) / divisor, clamped */
 } NnueParts;
 
@@ -100,14 +116,17 @@ void nnue_trace(const struct Position *pos, FILE *out);
 
 /* ---- Nets built in memory (net-init, tests, trainer) ---- */
 
-NnueNet *nnue_net_alloc(void); /* zeroed, aligned; free with nnue_net_free */
+NnueNet *nnue_net_alloc(void); /* zeroed but for one output bucket, aligned; free with nnue_net_free */
 void nnue_net_free(NnueNet *net);
 /* Checks the ranges the loader checks; false with a reason in err. */
 bool nnue_net_validate(const NnueNet *net, char *err, size_t err_size);
 /* Makes net the current one (takes ownership) if it validates; otherwise frees nothing, keeps the
  * current net and returns false. */
 bool nnue_set_net(NnueNet *net, const char *name, char *err, size_t err_size);
-/* Serializes net into buf (NNUE_FILE_SIZE bytes, header + payload, checksum filled in). */
+/* Bytes of net's file: NNUE_FILE_SIZE_FOR(its bucket count). */
+size_t nnue_net_file_size(const NnueNet *net);
+/* Serializes net into buf (nnue_net_file_size bytes, header + payload, checksum filled in):
+ * format version 1 for a one-bucket net, else version 2. */
 void nnue_net_write(const NnueNet *net, uint8_t *buf);
 /* Writes the net to a file; false with a reason on I/O errors. */
 bool nnue_net_save(const NnueNet *net, const char *path, char *err, size_t err_size);
@@ -119,8 +138,16 @@ unsigned nnue_net_generation(void);
 /* Drops the current net (tests; the engine then evaluates classically). */
 void nnue_unload(void);
 
+/* Output bucket of a position with `pieces` pieces (kings included) under a net of `buckets`. */
+static inline int nnue_output_bucket(int pieces, int buckets) {
+    return buckets > 1 && pieces > 0 ? (pieces - 1) / NNUE_PIECES_PER_BUCKET : 0;
+}
+
 /* Deterministic nets for tests and for `net-init` (defined in net_init.c). */
 void nnue_net_init_random(NnueNet *net, uint64_t seed);
+/* The same with `buckets` output buckets (1 gives exactly nnue_net_init_random's net; the
+ * further stacks are drawn after everything else). */
+void nnue_net_init_random_buckets(NnueNet *net, uint64_t seed, int buckets);
 /* PSQT = the material/piece-square values listed in docs/nnue.md, all hidden weights and
  * biases zero, so evaluations equal the hand-computed sum exactly. */
 void nnue_net_init_psqt_classical(NnueNet *net);
@@ -130,7 +157,7 @@ int nnue_classical_piece_value(int type, int rel_sq);
 
 /* ---- Tools ---- */
 
-/* `squall net-init --seed S --out FILE [--psqt-classical] [--description TEXT]`. */
+/* `squall net-init --seed S --out FILE [--psqt-classical] [--output-buckets B] [--description TEXT]`. */
 int net_init_main(int argc, char **argv);
 /* `squall nnue-speed [--iterations N]`: ns per accumulator update, refresh and forward pass,
  * with the instruction set compiled in. A benchmark, not a test. */
@@ -138,8 +165,9 @@ int nnue_speed_main(int argc, char **argv);
 
 /* ---- Test and benchmark hooks ---- */
 
-/* Forward pass of the current net's hidden layers on two accumulator halves (stm first);
- * returns output units. Both halves must be 64-byte aligned (as AccumulatorHalf.values is). */
-int32_t nnue_propagate(const int16_t *stm_half, const int16_t *other_half);
+/* Forward pass of the current net's hidden layers on two accumulator halves (stm first), with
+ * the stack of output bucket `bucket` (0 for a one-bucket net); returns output units. Both halves
+ * must be 64-byte aligned (as AccumulatorHalf.values is). */
+int32_t nnue_propagate(const int16_t *stm_half, const int16_t *other_half, int bucket);
 
 #endif

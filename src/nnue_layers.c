@@ -41,9 +41,11 @@ typedef struct {
 } Affine;
 
 struct NnueLayers {
-    Affine *l1, *l2;
-    _Alignas(64) int8_t out[ROUND_UP(HIDDEN)]; /* zero beyond HIDDEN */
-    int32_t out_bias, acc_shift, hidden_shift;
+    Affine *l1;
+    Affine *l2[NNUE_MAX_OUTPUT_BUCKETS]; /* one per output bucket the net has */
+    _Alignas(64) int8_t out[NNUE_MAX_OUTPUT_BUCKETS][ROUND_UP(HIDDEN)]; /* zero beyond HIDDEN */
+    int32_t out_bias[NNUE_MAX_OUTPUT_BUCKETS];
+    int32_t buckets, acc_shift, hidden_shift;
     uint8_t nonzero_at[256][8];  /* positions of the set bits of every byte value */
     uint8_t nonzero_count[256]; /* and how many there are */
 };
@@ -146,7 +148,7 @@ static inline int32_t output_dot(const uint8_t *x, const int8_t *w, int32_t bias
     return bias + vec_hsum_i32(acc);
 }
 
-int32_t nnue_layers_propagate(const NnueLayers *l, const int16_t *stm_half, const int16_t *other_half) {
+int32_t nnue_layers_propagate(const NnueLayers *l, const int16_t *stm_half, const int16_t *other_half, int bucket) {
     _Alignas(64) uint8_t x0[ROUND_UP(2 * NNUE_L1 + 4)]; /* + the zero group's input */
     _Alignas(64) uint8_t x1[ROUND_UP(HIDDEN + 4)], x2[ROUND_UP(HIDDEN)];
     _Alignas(64) int32_t s1[ROUND_UP(HIDDEN)], s2[ROUND_UP(HIDDEN)];
@@ -161,9 +163,9 @@ int32_t nnue_layers_propagate(const NnueLayers *l, const int16_t *stm_half, cons
     pack_hidden(l, x1, s1);
     /* L2's input is dense enough that listing its non-zero groups does not pay */
     for (int i = 0; i < L2_GROUPS; i++) list[i] = (uint8_t)i;
-    affine_listed(s2, l->l2, x1, list, L2_GROUPS);
+    affine_listed(s2, l->l2[bucket], x1, list, L2_GROUPS);
     pack_hidden(l, x2, s2);
-    return output_dot(x2, l->out, l->out_bias);
+    return output_dot(x2, l->out[bucket], l->out_bias[bucket]);
 }
 
 /* ---------------- building the layout ---------------- */
@@ -223,14 +225,19 @@ NnueLayers *nnue_layers_build(const NnueNet *net) {
     NnueLayers *l = aligned_alloc(64, (sizeof(NnueLayers) + 63) & ~(size_t)63);
     if (!l) return NULL;
     memset(l, 0, sizeof *l);
+    l->buckets = net->output_buckets;
     l->l1 = affine_build(&net->l1_weights[0][0], net->l1_biases, 2 * NNUE_L1);
-    l->l2 = affine_build(&net->l2_weights[0][0], net->l2_biases, HIDDEN);
-    if (!l->l1 || !l->l2) {
+    bool built = l->l1 != NULL;
+    for (int b = 0; b < l->buckets; b++) {
+        l->l2[b] = affine_build(&net->l2_weights[b][0][0], net->l2_biases[b], HIDDEN);
+        built = built && l->l2[b];
+        memcpy(l->out[b], net->out_weights[b], sizeof net->out_weights[b]);
+        l->out_bias[b] = net->out_bias[b];
+    }
+    if (!built) {
         nnue_layers_free(l);
         return NULL;
     }
-    memcpy(l->out, net->out_weights, sizeof net->out_weights);
-    l->out_bias = net->out_bias;
     l->acc_shift = net->acc_shift;
     l->hidden_shift = net->hidden_shift;
     for (int m = 0; m < 256; m++)
@@ -240,7 +247,10 @@ NnueLayers *nnue_layers_build(const NnueNet *net) {
 }
 
 void nnue_layers_free(NnueLayers *layers) {
-    if (layers) affine_free(layers->l1), affine_free(layers->l2);
+    if (layers) {
+        affine_free(layers->l1);
+        for (int b = 0; b < NNUE_MAX_OUTPUT_BUCKETS; b++) affine_free(layers->l2[b]);
+    }
     free(layers);
 }
 

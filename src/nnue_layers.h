@@ -1,8 +1,8 @@
 /* The net's layers on top of the SIMD layer (simd.h), each written once: the feature rows'
  * update of an accumulator half, and the forward pass from the two halves to the output
- * (clipped ReLU pack, 512 -> 32 affine over the non-zero inputs, 32 -> 32, 32 -> 1). The
- * forward pass reads the hidden weights from a copy laid out for it (NnueLayers), built
- * when a net is installed; NnueNet keeps the file's layout. */
+ * (clipped ReLU pack, 512 -> 32 affine over the non-zero inputs, then the output bucket's
+ * 32 -> 32 and 32 -> 1). The forward pass reads the hidden weights from a copy laid out for it
+ * (NnueLayers), built when a net is installed; NnueNet keeps the file's layout. */
 #ifndef SQUALL_NNUE_LAYERS_H
 #define SQUALL_NNUE_LAYERS_H
 
@@ -19,9 +19,10 @@ typedef struct NnueLayers NnueLayers;
 NnueLayers *nnue_layers_build(const NnueNet *net);
 void nnue_layers_free(NnueLayers *layers);
 
-/* Hidden layers on two accumulator halves (side to move first, both 64-byte aligned):
- * the output in output units. */
-int32_t nnue_layers_propagate(const NnueLayers *layers, const int16_t *stm_half, const int16_t *other_half);
+/* Hidden layers on two accumulator halves (side to move first, both 64-byte aligned) with the
+ * stack of output bucket `bucket` (below the net's bucket count): the output in output units. */
+int32_t nnue_layers_propagate(const NnueLayers *layers, const int16_t *stm_half, const int16_t *other_half,
+                              int bucket);
 
 /* dst = src + sum(add rows) - sum(sub rows) over the NNUE_L1 int16 lanes of a half, wrapping;
  * dst may equal src; every pointer 64-byte aligned. */

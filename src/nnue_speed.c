@@ -94,7 +94,7 @@ static void measure(Position **pos, Accumulator *acc, int iterations, SpeedResul
     Position *p = pos[0];
     accumulator_refresh(acc, p);
     const AccumulatorHalf *h = accumulator_halves(acc, p);
-    TIME_BEST(r->propagate_ns, iterations, s += nnue_propagate(h[n & 1].values, h[!(n & 1)].values));
+    TIME_BEST(r->propagate_ns, iterations, s += nnue_propagate(h[n & 1].values, h[!(n & 1)].values, 0));
     TIME_BEST(r->evaluate_ns, iterations, s += nnue_evaluate(p, acc));
     sink = s;
 }

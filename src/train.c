@@ -31,7 +31,9 @@
 #include "train_record.h"
 
 #define CHECKPOINT_MAGIC "SQTRAIN1"
-#define CHECKPOINT_VERSION 2u /* 2: own and enemy king virtual rows apart (768) */
+/* 2: own and enemy king virtual rows apart (768); 3: a CheckpointShape follows the header.
+ * A one-bucket model is still written as version 2, so its checkpoints keep their bytes. */
+#define CHECKPOINT_VERSION 3u
 
 typedef enum { JOB_QUIT, JOB_PREPARE, JOB_REFRESH, JOB_BACKWARD, JOB_UPDATE, JOB_REFRESH_ALL, JOB_EVAL } Job;
 
@@ -46,7 +48,7 @@ struct Trainer {
     const TrainConfig *cfg;
     TrainData data;
     TrainModel model;
-    float *adam_m, *adam_v;  /* [TM_TOTAL] */
+    float *adam_m, *adam_v;  /* [model.total] */
     float *best_p;           /* --keep-best: weights of the best validation epoch so far */
     int threads;
     TrainGrad grad[TRAIN_MAX_THREADS];
@@ -113,19 +115,28 @@ static void job_backward(Trainer *tr, int t) {
 }
 
 /* Dense regions of the small layers: weight decay for weights only, each with its export limit. */
-static const struct {
+typedef struct {
     size_t start, size;
     bool decay;
     float limit;
-} small_regions[] = {
-    {TM_FT_B, TM_L1, false, TRAIN_FT_B_MAX},
-    {TM_L1_W, (size_t)TM_L2 * 2 * TM_L1, true, TRAIN_HIDDEN_W_MAX},
-    {TM_L1_B, TM_L2, false, TRAIN_BIAS_MAX},
-    {TM_L2_W, (size_t)TM_L3 * TM_L2, true, TRAIN_HIDDEN_W_MAX},
-    {TM_L2_B, TM_L3, false, TRAIN_BIAS_MAX},
-    {TM_OUT_W, TM_L3, true, TRAIN_OUT_W_MAX},
-    {TM_OUT_B, 1, false, TRAIN_BIAS_MAX},
-};
+} SmallRegion;
+
+/* The small regions of a model with `buckets` output buckets, in index order; returns the count. */
+static int small_regions_of(int buckets, SmallRegion out[]) {
+    int n = 0;
+    out[n++] = (SmallRegion){TM_FT_B, TM_L1, false, TRAIN_FT_B_MAX};
+    out[n++] = (SmallRegion){TM_L1_W, (size_t)TM_L2 * 2 * TM_L1, true, TRAIN_HIDDEN_W_MAX};
+    out[n++] = (SmallRegion){TM_L1_B, TM_L2, false, TRAIN_BIAS_MAX};
+    for (int b = 0; b < buckets; b++) {
+        TrainStack st = tm_stack(b);
+        out[n++] = (SmallRegion){st.l2_w, (size_t)TM_L3 * TM_L2, true, TRAIN_HIDDEN_W_MAX};
+        out[n++] = (SmallRegion){st.l2_b, TM_L3, false, TRAIN_BIAS_MAX};
+        out[n++] = (SmallRegion){st.out_w, TM_L3, true, TRAIN_OUT_W_MAX};
+        out[n++] = (SmallRegion){st.out_b, 1, false, TRAIN_BIAS_MAX};
+    }
+    return n;
+}
+#define MAX_SMALL_REGIONS (3 + 4 * NNUE_MAX_OUTPUT_BUCKETS)
 
 static void job_update(Trainer *tr, int t) {
     float *P = tr->model.p, *M = tr->adam_m, *V = tr->adam_v;
@@ -179,9 +190,12 @@ static void job_update(Trainer *tr, int t) {
     tr->rows_touched[t] = rows;
 
     /* the small layers: this thread's slice of the index range, summed over threads */
-    size_t s_lo = TM_SMALL + part_begin(TM_SMALL_SIZE, t, tr->threads);
-    size_t s_hi = TM_SMALL + part_begin(TM_SMALL_SIZE, t + 1, tr->threads);
-    for (size_t r = 0; r < sizeof small_regions / sizeof small_regions[0]; r++) {
+    const size_t small_size = tr->model.total - TM_SMALL;
+    size_t s_lo = TM_SMALL + part_begin(small_size, t, tr->threads);
+    size_t s_hi = TM_SMALL + part_begin(small_size, t + 1, tr->threads);
+    SmallRegion small_regions[MAX_SMALL_REGIONS];
+    const int regions = small_regions_of(tr->model.buckets, small_regions);
+    for (int r = 0; r < regions; r++) {
         size_t a = small_regions[r].start, e = a + small_regions[r].size;
         if (a < s_lo) a = s_lo;
         if (e > s_hi) e = s_hi;
@@ -277,7 +291,8 @@ static void trainer_free(Trainer *tr) {
 
 static bool trainer_start_threads(Trainer *tr, char *err, size_t err_size) {
     for (int t = 0; t < tr->threads; t++)
-        if (!train_grad_alloc(&tr->grad[t])) return snprintf(err, err_size, "out of memory (gradients)"), false;
+        if (!train_grad_alloc(&tr->grad[t], &tr->model))
+            return snprintf(err, err_size, "out of memory (gradients)"), false;
     if (tr->threads == 1) return true;
     if (pthread_barrier_init(&tr->barrier, NULL, (unsigned)tr->threads) != 0)
         return snprintf(err, err_size, "cannot create a barrier"), false;
@@ -341,6 +356,35 @@ typedef struct {
     float k, lambda;
 } CheckpointHeader;
 
+/* The model's shape, after the header from version 3 on (version 2: one bucket). */
+typedef struct {
+    uint32_t output_buckets, reserved[3];
+} CheckpointShape;
+
+/* Reads the header and shape of a checkpoint; false with a reason when it is not one of ours. */
+static bool checkpoint_read_header(FILE *f, const char *path, CheckpointHeader *h, CheckpointShape *shape, char *err,
+                                   size_t err_size) {
+    memset(shape, 0, sizeof *shape);
+    shape->output_buckets = 1;
+    bool ok = fread(h, sizeof *h, 1, f) == 1 && !memcmp(h->magic, CHECKPOINT_MAGIC, 8) &&
+              (h->version == 2 || h->version == CHECKPOINT_VERSION);
+    if (ok && h->version >= 3) ok = fread(shape, sizeof *shape, 1, f) == 1;
+    if (ok) ok = (shape->output_buckets == 1 || shape->output_buckets == NNUE_MAX_OUTPUT_BUCKETS) &&
+                 h->total == tm_total((int)shape->output_buckets);
+    if (!ok) return snprintf(err, err_size, "'%s' is not a checkpoint of this trainer", path), false;
+    return true;
+}
+
+/* The output bucket count of a checkpoint (for the model to allocate before loading it). */
+static bool checkpoint_shape(const char *path, CheckpointShape *shape, char *err, size_t err_size) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return snprintf(err, err_size, "cannot open checkpoint '%s': %s", path, strerror(errno)), false;
+    CheckpointHeader h;
+    bool ok = checkpoint_read_header(f, path, &h, shape, err, err_size);
+    fclose(f);
+    return ok;
+}
+
 static bool write_all(FILE *f, const void *p, size_t bytes) { return fwrite(p, 1, bytes, f) == bytes; }
 
 static bool checkpoint_save(const Trainer *tr, const char *path, int epochs_done, char *err, size_t err_size) {
@@ -351,11 +395,15 @@ static bool checkpoint_save(const Trainer *tr, const char *path, int epochs_done
     CheckpointHeader h;
     memset(&h, 0, sizeof h);
     memcpy(h.magic, CHECKPOINT_MAGIC, 8);
-    h.version = CHECKPOINT_VERSION, h.total = (uint32_t)TM_TOTAL, h.factorizer = tr->model.factorizer;
+    const size_t total = tr->model.total;
+    CheckpointShape shape = {(uint32_t)tr->model.buckets, {0, 0, 0}};
+    const bool plain = tr->model.buckets == 1; /* the shape version 2 implies */
+    h.version = plain ? 2u : CHECKPOINT_VERSION, h.total = (uint32_t)total, h.factorizer = tr->model.factorizer;
     h.epochs_done = (uint32_t)epochs_done, h.step = tr->step, h.decay_start = tr->decay_start, h.seed = tr->seed;
     h.k = tr->target.k, h.lambda = tr->target.lambda;
-    bool ok = write_all(f, &h, sizeof h) && write_all(f, tr->model.p, TM_TOTAL * sizeof(float)) &&
-              write_all(f, tr->adam_m, TM_TOTAL * sizeof(float)) && write_all(f, tr->adam_v, TM_TOTAL * sizeof(float));
+    bool ok = write_all(f, &h, sizeof h) && (plain || write_all(f, &shape, sizeof shape)) &&
+              write_all(f, tr->model.p, total * sizeof(float)) && write_all(f, tr->adam_m, total * sizeof(float)) &&
+              write_all(f, tr->adam_v, total * sizeof(float));
     ok = (fclose(f) == 0) && ok;
     if (ok && rename(tmp, path) != 0) ok = false;
     if (!ok) snprintf(err, err_size, "writing checkpoint '%s' failed", path);
@@ -366,15 +414,19 @@ static bool checkpoint_load(Trainer *tr, const char *path, int *epochs_done, cha
     FILE *f = fopen(path, "rb");
     if (!f) return snprintf(err, err_size, "cannot open checkpoint '%s': %s", path, strerror(errno)), false;
     CheckpointHeader h;
-    bool ok = fread(&h, sizeof h, 1, f) == 1 && !memcmp(h.magic, CHECKPOINT_MAGIC, 8) &&
-              h.version == CHECKPOINT_VERSION && h.total == TM_TOTAL;
-    if (!ok) {
+    CheckpointShape shape;
+    if (!checkpoint_read_header(f, path, &h, &shape, err, err_size)) {
         fclose(f);
-        return snprintf(err, err_size, "'%s' is not a checkpoint of this trainer", path), false;
+        return false;
     }
-    ok = fread(tr->model.p, sizeof(float), TM_TOTAL, f) == TM_TOTAL &&
-         fread(tr->adam_m, sizeof(float), TM_TOTAL, f) == TM_TOTAL &&
-         fread(tr->adam_v, sizeof(float), TM_TOTAL, f) == TM_TOTAL;
+    if ((int)shape.output_buckets != tr->model.buckets) {
+        fclose(f);
+        return snprintf(err, err_size, "checkpoint '%s' is of a model with %u output bucket(s), this run has %d", path,
+                        shape.output_buckets, tr->model.buckets), false;
+    }
+    const size_t total = tr->model.total;
+    bool ok = fread(tr->model.p, sizeof(float), total, f) == total &&
+              fread(tr->adam_m, sizeof(float), total, f) == total && fread(tr->adam_v, sizeof(float), total, f) == total;
     fclose(f);
     if (!ok) return snprintf(err, err_size, "checkpoint '%s' is truncated", path), false;
     tr->model.factorizer = h.factorizer != 0;
@@ -491,9 +543,9 @@ static double validation_check(Trainer *tr, LrSchedule *sched, TrainReport *rep,
     rep->last_val_loss = val, rep->score_only_val_loss = score_only;
     if (val < 0) return val;
     if (cfg->keep_best && (rep->best_epoch == 0 || val < rep->best_val_loss)) {
-        if (!tr->best_p) tr->best_p = alloc_state(TM_TOTAL);
+        if (!tr->best_p) tr->best_p = alloc_state(tr->model.total);
         if (!tr->best_p) return *failed = true, snprintf(err, err_size, "out of memory (best weights)"), val;
-        memcpy(tr->best_p, tr->model.p, TM_TOTAL * sizeof(float));
+        memcpy(tr->best_p, tr->model.p, tr->model.total * sizeof(float));
         rep->best_val_loss = val, rep->best_epoch = tr->epoch + 1;
     }
     if (sched->decay_steps > 0) {
@@ -640,15 +692,40 @@ static bool writable_path(const char *path, const char *what, char *err, size_t 
     return true;
 }
 
+/* The model's output bucket count: --output-buckets, or else the checkpoint's when resuming, the
+ * --init net's (which this loads) when starting from one, 1 otherwise. */
+static bool resolve_output_buckets(const TrainConfig *cfg, int *buckets, char *err, size_t err_size) {
+    int asked = cfg->output_buckets, have = 1;
+    if (cfg->resume) {
+        CheckpointShape shape;
+        if (!checkpoint_shape(cfg->resume, &shape, err, err_size)) return false;
+        have = (int)shape.output_buckets;
+        if (asked && asked != have)
+            return snprintf(err, err_size, "checkpoint '%s' is of a model with %d output bucket(s), --output-buckets "
+                            "asks for %d", cfg->resume, have, asked), false;
+    } else if (cfg->init) {
+        if (!nnue_load_file(cfg->init, err, err_size)) return false;
+        have = nnue_current_net()->output_buckets;
+        /* a one-bucket net can seed any number of buckets; a bucketed net only its own count */
+        if (asked && have > 1 && asked != have)
+            return snprintf(err, err_size, "--init net '%s' has %d output buckets, --output-buckets asks for %d",
+                            cfg->init, have, asked), false;
+    }
+    *buckets = asked ? asked : have;
+    return true;
+}
+
 bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, size_t err_size) {
     memset(rep, 0, sizeof *rep);
     rep->last_val_loss = -1;
     if (!cfg->data || cfg->epochs < 0 || cfg->batch < 1 || cfg->checks_per_epoch < 1 || cfg->plateau < 0 ||
         !(cfg->decay_epochs > 0) || cfg->threads < 1 || cfg->threads > TRAIN_MAX_THREADS ||
-        !(cfg->lr > 0) || cfg->holdout < 0 || cfg->holdout >= 1 || cfg->lambda < 0 || cfg->lambda > 1 || cfg->k < 0)
+        !(cfg->lr > 0) || cfg->holdout < 0 || cfg->holdout >= 1 || cfg->lambda < 0 || cfg->lambda > 1 || cfg->k < 0 ||
+        (cfg->output_buckets != 0 && cfg->output_buckets != 1 && cfg->output_buckets != NNUE_MAX_OUTPUT_BUCKETS))
         return snprintf(err, err_size, "bad settings (need --data, epochs >= 0, batch >= 1, threads 1..%d, lr > 0, "
                                        "holdout in [0,1), lambda in [0,1], checks per epoch >= 1, plateau >= 0, "
-                                       "decay epochs > 0)", TRAIN_MAX_THREADS), false;
+                                       "decay epochs > 0, output buckets 1 or %d)", TRAIN_MAX_THREADS,
+                        NNUE_MAX_OUTPUT_BUCKETS), false;
     if ((cfg->out && !writable_path(cfg->out, "--out", err, err_size)) ||
         (cfg->checkpoint && !writable_path(cfg->checkpoint, "--checkpoint", err, err_size)))
         return false;
@@ -661,11 +738,14 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
     bool ok = train_data_load(&tr->data, cfg->data, cfg->holdout, log, err, err_size);
     size_t early = ok && cfg->min_ply > 0 ? train_data_drop_early_plies(&tr->data, (unsigned)cfg->min_ply) : 0;
     if (ok && tr->data.train_count == 0) ok = false, snprintf(err, err_size, "the training split is empty");
+    int buckets = 0;
+    if (ok) ok = resolve_output_buckets(cfg, &buckets, err, err_size);
     if (ok) {
-        tr->adam_m = alloc_state(TM_TOTAL);
-        tr->adam_v = alloc_state(TM_TOTAL);
+        ok = train_model_alloc_buckets(&tr->model, buckets);
+        tr->adam_m = alloc_state(tr->model.total);
+        tr->adam_v = alloc_state(tr->model.total);
         tr->samples = malloc((size_t)cfg->batch * sizeof *tr->samples);
-        ok = tr->adam_m && tr->adam_v && tr->samples && train_model_alloc(&tr->model);
+        ok = ok && tr->adam_m && tr->adam_v && tr->samples;
         if (!ok) snprintf(err, err_size, "out of memory (model)");
     }
     if (ok) ok = trainer_start_threads(tr, err, err_size);
@@ -687,10 +767,9 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
     } else if (ok) {
         tr->target.k = cfg->k > 0 ? cfg->k : fit_k(&tr->data);
         if (log) fprintf(log, "train: K = %.1f (%s)\n", tr->target.k, cfg->k > 0 ? "given" : "fitted on the training split");
-        if (cfg->init) {
-            if (!nnue_load_file(cfg->init, err, err_size)) ok = false;
-            else train_model_from_net(&tr->model, nnue_current_net());
-            if (ok && log) fprintf(log, "train: starting from net '%s'\n", cfg->init);
+        if (cfg->init) { /* loaded by resolve_output_buckets */
+            train_model_from_net(&tr->model, nnue_current_net());
+            if (log) fprintf(log, "train: starting from net '%s'\n", cfg->init);
         } else {
             train_model_init(&tr->model, cfg->seed);
         }
@@ -698,17 +777,18 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
     rep->k = tr->target.k;
     if (ok && log)
         fprintf(log, "train: %d epochs, batch %d, lr %.2e -> %.2e (%s), weight decay %.3g (bucketed rows %.3g), "
-                     "lambda %.2f, %d threads, factorizer %s, seed %" PRIu64 "\n",
+                     "lambda %.2f, %d threads, factorizer %s, %d output bucket(s), seed %" PRIu64 "\n",
                 cfg->epochs, cfg->batch, cfg->lr, cfg->lr * cfg->final_lr_ratio,
                 cfg->plateau > 0 ? "stable, then a linear decay once validation stalls" : "cosine", cfg->weight_decay,
-                row_weight_decay(cfg), cfg->lambda, cfg->threads, tr->model.factorizer ? "on" : "off", tr->seed);
+                row_weight_decay(cfg), cfg->lambda, cfg->threads, tr->model.factorizer ? "on" : "off", tr->model.buckets,
+                tr->seed);
     if (ok) ok = train_epochs(tr, first_epoch, rep, log, err, err_size);
     if (ok && rep->epochs_run == 0) { /* nothing trained: still report where the model stands */
         run_job(tr, JOB_REFRESH_ALL);
         rep->last_val_loss = evaluate_loss(tr, tr->data.holdout, tr->data.holdout_count, &rep->score_only_val_loss);
     }
     if (ok && cfg->out && tr->best_p) { /* --keep-best: export the epoch with the lowest validation loss */
-        memcpy(tr->model.p, tr->best_p, TM_TOTAL * sizeof(float));
+        memcpy(tr->model.p, tr->best_p, tr->model.total * sizeof(float));
         train_model_refresh_transpose(&tr->model);
         if (log) fprintf(log, "train: exporting the best check's weights (epoch %d, validation loss %.6f)\n", rep->best_epoch,
                          rep->best_val_loss);
@@ -751,7 +831,7 @@ static int usage(void) {
             "         [--final-lr-ratio R] [--warmup STEPS] [--wd W] [--row-wd W] [--wdl-lambda L] [--k K | --fit-k]\n"
             "         [--holdout F] [--min-ply P] [--threads T] [--seed S] [--resume CKPT] [--checkpoint CKPT] [--init NET]\n"
             "         [--no-factorizer] [--keep-best] [--checks-per-epoch C] [--plateau N [--decay-epochs D]]\n"
-            "         [--compare N] [--progress SECONDS]\n");
+            "         [--compare N] [--progress SECONDS] [--output-buckets 1|8]\n");
     return 2;
 }
 
@@ -805,6 +885,10 @@ int train_main(int argc, char **argv) {
         }
         else if (!strcmp(a, "--compare")) ok = parse_int(v, 0, 1000000000, &cfg.compare_positions);
         else if (!strcmp(a, "--progress")) ok = parse_double(v, 0, 1e9, &x), cfg.progress_seconds = x;
+        else if (!strcmp(a, "--output-buckets")) {
+            ok = parse_int(v, 1, NNUE_MAX_OUTPUT_BUCKETS, &cfg.output_buckets);
+            ok = ok && (cfg.output_buckets == 1 || cfg.output_buckets == NNUE_MAX_OUTPUT_BUCKETS);
+        }
         else if (!strcmp(a, "--checks-per-epoch")) ok = parse_int(v, 1, 1000, &cfg.checks_per_epoch);
         else if (!strcmp(a, "--plateau")) ok = parse_int(v, 1, 1000, &cfg.plateau);
         else if (!strcmp(a, "--decay-epochs")) ok = parse_double(v, 0.01, 1000, &x), cfg.decay_epochs = x;

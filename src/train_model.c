@@ -33,9 +33,13 @@ uint32_t train_virtual_row(uint32_t feature) {
     return sq == own_king_square(bucket) ? plane_sq : TM_ENEMY_KING_ROWS + sq;
 }
 
-bool train_model_alloc(TrainModel *m) {
+bool train_model_alloc(TrainModel *m) { return train_model_alloc_buckets(m, 1); }
+
+bool train_model_alloc_buckets(TrainModel *m, int buckets) {
     memset(m, 0, sizeof *m);
-    m->p = alloc_floats(TM_TOTAL);
+    m->buckets = buckets;
+    m->total = tm_total(buckets);
+    m->p = alloc_floats(m->total);
     m->eff = alloc_floats((size_t)NNUE_INPUTS * TM_L1 * sizeof(TrainEff) / sizeof(float));
     m->eff_psqt = alloc_floats(NNUE_INPUTS);
     m->l1_t = alloc_floats((size_t)2 * TM_L1 * TM_L2);
@@ -53,11 +57,11 @@ void train_model_free(TrainModel *m) {
     memset(m, 0, sizeof *m);
 }
 
-bool train_grad_alloc(TrainGrad *g) {
+bool train_grad_alloc(TrainGrad *g, const TrainModel *m) {
     memset(g, 0, sizeof *g);
     g->ft = alloc_floats((size_t)NNUE_INPUTS * TM_L1);
     g->psqt = alloc_floats(NNUE_INPUTS);
-    g->small = alloc_floats(TM_SMALL_SIZE);
+    g->small = alloc_floats(m->total - TM_SMALL);
     g->touched = calloc(NNUE_INPUTS, 1);
     g->scratch = train_scratch_alloc();
     if (g->ft && g->psqt && g->small && g->touched && g->scratch) return true;
@@ -89,10 +93,25 @@ void train_model_clip(TrainModel *m) {
     clamp_range(p + TM_FT_B, TM_L1, TRAIN_FT_B_MAX);
     clamp_range(p + TM_L1_W, (size_t)TM_L2 * 2 * TM_L1, TRAIN_HIDDEN_W_MAX);
     clamp_range(p + TM_L1_B, TM_L2, TRAIN_BIAS_MAX);
-    clamp_range(p + TM_L2_W, (size_t)TM_L3 * TM_L2, TRAIN_HIDDEN_W_MAX);
-    clamp_range(p + TM_L2_B, TM_L3, TRAIN_BIAS_MAX);
-    clamp_range(p + TM_OUT_W, TM_L3, TRAIN_OUT_W_MAX);
-    clamp_range(p + TM_OUT_B, 1, TRAIN_BIAS_MAX);
+    for (int b = 0; b < m->buckets; b++) {
+        TrainStack st = tm_stack(b);
+        clamp_range(p + st.l2_w, (size_t)TM_L3 * TM_L2, TRAIN_HIDDEN_W_MAX);
+        clamp_range(p + st.l2_b, TM_L3, TRAIN_BIAS_MAX);
+        clamp_range(p + st.out_w, TM_L3, TRAIN_OUT_W_MAX);
+        clamp_range(p + st.out_b, 1, TRAIN_BIAS_MAX);
+    }
+}
+
+/* Bucket 0's stack copied into every other bucket. */
+static void copy_stack_to_all_buckets(TrainModel *m) {
+    TrainStack from = tm_stack(0);
+    for (int b = 1; b < m->buckets; b++) {
+        TrainStack to = tm_stack(b);
+        memcpy(m->p + to.l2_w, m->p + from.l2_w, (size_t)TM_L3 * TM_L2 * sizeof(float));
+        memcpy(m->p + to.l2_b, m->p + from.l2_b, TM_L3 * sizeof(float));
+        memcpy(m->p + to.out_w, m->p + from.out_w, TM_L3 * sizeof(float));
+        m->p[to.out_b] = m->p[from.out_b];
+    }
 }
 
 /* ---------------- initialization ---------------- */
@@ -107,7 +126,7 @@ static const float init_material[PIECE_TYPE_NB] = {100, 300, 320, 500, 900, 0};
 void train_model_init(TrainModel *m, uint64_t seed) {
     uint64_t s = seed ^ 0x545241494E494E31ULL; /* "TRAININ1" */
     float *p = m->p;
-    memset(p, 0, TM_TOTAL * sizeof *p);
+    memset(p, 0, m->total * sizeof *p);
     /* Without the factorizer, feature rows start small enough that ~30 of them keep most
      * accumulator lanes inside (0, 1). With it, real and virtual rows all start at zero (the
      * hidden layers' random weights break the symmetry): a king bucket the data rarely visits
@@ -122,6 +141,8 @@ void train_model_init(TrainModel *m, uint64_t seed) {
     for (int i = 0; i < TM_L3 * TM_L2; i++) p[TM_L2_W + i] = uniform(&s, -a2, a2);
     for (int i = 0; i < TM_L3; i++) p[TM_L2_B + i] = uniform(&s, 0.0f, 0.2f);
     for (int i = 0; i < TM_L3; i++) p[TM_OUT_W + i] = uniform(&s, -a3, a3);
+    /* every bucket starts from the same stack: each then learns from its own positions only */
+    copy_stack_to_all_buckets(m);
     /* PSQT starts as material (in the virtual rows, which every king bucket shares, or in
      * every bucket's rows without the factorizer): the net then learns corrections instead of
      * piece values from scratch. */
@@ -166,7 +187,7 @@ static void split_shared_rows(TrainModel *m) {
 
 void train_model_from_net(TrainModel *m, const NnueNet *net) {
     float *p = m->p;
-    memset(p, 0, TM_TOTAL * sizeof *p);
+    memset(p, 0, m->total * sizeof *p);
     float ft_scale = 1.0f / (TRAIN_ACT_ONE * (float)(1 << net->acc_shift));
     float hid_scale = 1.0f / (float)(1 << net->hidden_shift);
     float out_units = (float)net->output_divisor * TRAIN_OUTPUT_SCALE; /* engine units per 1.0 of y */
@@ -182,12 +203,16 @@ void train_model_from_net(TrainModel *m, const NnueNet *net) {
         for (int i = 0; i < 2 * TM_L1; i++) p[TM_L1_W + (size_t)o * 2 * TM_L1 + i] = net->l1_weights[o][i] * hid_scale;
         p[TM_L1_B + o] = ((float)net->l1_biases[o] - half_step) * hid_scale / TRAIN_ACT_ONE;
     }
-    for (int o = 0; o < TM_L3; o++) {
-        for (int i = 0; i < TM_L2; i++) p[TM_L2_W + (size_t)o * TM_L2 + i] = net->l2_weights[o][i] * hid_scale;
-        p[TM_L2_B + o] = ((float)net->l2_biases[o] - half_step) * hid_scale / TRAIN_ACT_ONE;
+    for (int b = 0; b < m->buckets; b++) {
+        const int from = net->output_buckets > 1 ? b : 0; /* a one-bucket net seeds every bucket */
+        const TrainStack st = tm_stack(b);
+        for (int o = 0; o < TM_L3; o++) {
+            for (int i = 0; i < TM_L2; i++) p[st.l2_w + (size_t)o * TM_L2 + i] = net->l2_weights[from][o][i] * hid_scale;
+            p[st.l2_b + o] = ((float)net->l2_biases[from][o] - half_step) * hid_scale / TRAIN_ACT_ONE;
+        }
+        for (int i = 0; i < TM_L3; i++) p[st.out_w + i] = (float)net->out_weights[from][i] * TRAIN_ACT_ONE / out_units;
+        p[st.out_b] = (float)net->out_bias[from] / out_units;
     }
-    for (int i = 0; i < TM_L3; i++) p[TM_OUT_W + i] = (float)net->out_weights[i] * TRAIN_ACT_ONE / out_units;
-    p[TM_OUT_B] = (float)net->out_bias / out_units;
     if (m->factorizer) split_shared_rows(m);
     train_model_clip(m);
     train_model_refresh_rows(m, NULL, 0);
@@ -201,6 +226,7 @@ static int32_t round_clamp(double x, int32_t lo, int32_t hi) {
 
 void train_model_to_net(const TrainModel *m, NnueNet *net) {
     const float *p = m->p;
+    net->output_buckets = m->buckets;
     net->acc_shift = 0;
     net->hidden_shift = TRAIN_HIDDEN_SHIFT;
     net->output_divisor = TRAIN_OUTPUT_DIVISOR;
@@ -225,13 +251,17 @@ void train_model_to_net(const TrainModel *m, NnueNet *net) {
             net->l1_weights[o][i] = (int8_t)round_clamp(p[TM_L1_W + (size_t)o * 2 * TM_L1 + i] * hid, -127, 127);
         net->l1_biases[o] = round_clamp(p[TM_L1_B + o] * hid * act, -NNUE_MAX_BIAS, NNUE_MAX_BIAS) + half_step;
     }
-    for (int o = 0; o < TM_L3; o++) {
-        for (int i = 0; i < TM_L2; i++)
-            net->l2_weights[o][i] = (int8_t)round_clamp(p[TM_L2_W + (size_t)o * TM_L2 + i] * hid, -127, 127);
-        net->l2_biases[o] = round_clamp(p[TM_L2_B + o] * hid * act, -NNUE_MAX_BIAS, NNUE_MAX_BIAS) + half_step;
+    for (int b = 0; b < m->buckets; b++) {
+        const TrainStack st = tm_stack(b);
+        for (int o = 0; o < TM_L3; o++) {
+            for (int i = 0; i < TM_L2; i++)
+                net->l2_weights[b][o][i] = (int8_t)round_clamp(p[st.l2_w + (size_t)o * TM_L2 + i] * hid, -127, 127);
+            net->l2_biases[b][o] = round_clamp(p[st.l2_b + o] * hid * act, -NNUE_MAX_BIAS, NNUE_MAX_BIAS) + half_step;
+        }
+        for (int i = 0; i < TM_L3; i++)
+            net->out_weights[b][i] = (int8_t)round_clamp(p[st.out_w + i] * out_units / act, -127, 127);
+        net->out_bias[b] = round_clamp(p[st.out_b] * out_units, -NNUE_MAX_BIAS, NNUE_MAX_BIAS);
     }
-    for (int i = 0; i < TM_L3; i++) net->out_weights[i] = (int8_t)round_clamp(p[TM_OUT_W + i] * out_units / act, -127, 127);
-    net->out_bias = round_clamp(p[TM_OUT_B] * out_units, -NNUE_MAX_BIAS, NNUE_MAX_BIAS);
 }
 
 /* ---------------- effective rows ---------------- */
@@ -338,20 +368,21 @@ static void l1_forward(const TrainModel *m, const float *x0, float *restrict z1)
     }
 }
 
-/* Everything after L1: x1, z2, x2 and the output in model units (PSQT included). */
-static float tail_forward(const TrainModel *m, const float *z1, float *x1, float *z2, float *x2, const float psqt[2]) {
+/* Everything after L1 with the stack st: x1, z2, x2 and the output in model units (PSQT included). */
+static float tail_forward(const TrainModel *m, TrainStack st, const float *z1, float *x1, float *z2, float *x2,
+                          const float psqt[2]) {
     const float *P = m->p;
     for (int o = 0; o < TM_L2; o++) x1[o] = clip01(z1[o]);
     for (int o = 0; o < TM_L3; o++) {
-        const float *restrict w = P + TM_L2_W + (size_t)o * TM_L2;
+        const float *restrict w = P + st.l2_w + (size_t)o * TM_L2;
         float sum = 0.0f;
         for (int i = 0; i < TM_L2; i++) sum += w[i] * x1[i];
-        z2[o] = P[TM_L2_B + o] + sum;
+        z2[o] = P[st.l2_b + o] + sum;
     }
-    float y = P[TM_OUT_B];
+    float y = P[st.out_b];
     for (int o = 0; o < TM_L3; o++) {
         x2[o] = clip01(z2[o]);
-        y += P[TM_OUT_W + o] * x2[o];
+        y += P[st.out_w + o] * x2[o];
     }
     return y + 0.5f * (psqt[0] - psqt[1]);
 }
@@ -361,7 +392,7 @@ float train_model_forward_cp(const TrainModel *m, const TrainSample *s) {
     float psqt[2];
     accumulate(m, s, acc, x0, psqt);
     l1_forward(m, x0, z1);
-    return tail_forward(m, z1, x1, z2, x2, psqt) * TRAIN_OUTPUT_SCALE;
+    return tail_forward(m, tm_stack(train_sample_bucket(m, s)), z1, x1, z2, x2, psqt) * TRAIN_OUTPUT_SCALE;
 }
 
 float train_target(const TrainSample *s, const TrainTarget *t) {
@@ -391,25 +422,26 @@ static void tail_backward(const TrainModel *m, const TrainSample *s, const Train
     const float *P = m->p;
     float *G = g->small - TM_SMALL; /* index the gradient like P */
     _Alignas(64) float x1[TM_L2], z2[TM_L3], x2[TM_L3], dz2[TM_L3], dx1[TM_L2];
-    float y = tail_forward(m, z1, x1, z2, x2, psqt);
+    const TrainStack st = tm_stack(train_sample_bucket(m, s));
+    float y = tail_forward(m, st, z1, x1, z2, x2, psqt);
     float pred = train_sigmoid(y * TRAIN_OUTPUT_SCALE / t->k);
     float diff = pred - train_target(s, t);
     g->loss += (double)diff * diff;
     /* MSE through the sigmoid, then cp = OUTPUT_SCALE * y */
     float gy = grad_scale * 2.0f * diff * pred * (1.0f - pred) * TRAIN_OUTPUT_SCALE / t->k;
     *gy_out = gy;
-    G[TM_OUT_B] += gy;
+    G[st.out_b] += gy;
     for (int o = 0; o < TM_L3; o++) {
-        G[TM_OUT_W + o] += gy * x2[o];
-        dz2[o] = inside01(z2[o]) ? gy * P[TM_OUT_W + o] : 0.0f;
+        G[st.out_w + o] += gy * x2[o];
+        dz2[o] = inside01(z2[o]) ? gy * P[st.out_w + o] : 0.0f;
     }
     memset(dx1, 0, sizeof dx1);
     for (int o = 0; o < TM_L3; o++) {
         float d = dz2[o];
         if (d == 0.0f) continue;
-        G[TM_L2_B + o] += d;
-        float *restrict gw = G + TM_L2_W + (size_t)o * TM_L2;
-        const float *restrict w = P + TM_L2_W + (size_t)o * TM_L2;
+        G[st.l2_b + o] += d;
+        float *restrict gw = G + st.l2_w + (size_t)o * TM_L2;
+        const float *restrict w = P + st.l2_w + (size_t)o * TM_L2;
         for (int i = 0; i < TM_L2; i++) {
             gw[i] += d * x1[i];
             dx1[i] += d * w[i];

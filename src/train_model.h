@@ -2,8 +2,9 @@
  *
  *   acc_P = ft_b + sum over P's active features f of (W[f] + V[v(f)])          (256 per side)
  *   x0    = clip([acc_stm, acc_other], 0, 1)                                 (512)
- *   x1    = clip(L1 x0 + b1, 0, 1)  (32),  x2 = clip(L2 x1 + b2, 0, 1)  (32)
- *   y     = out . x2 + b_out + (psqt_stm - psqt_other) / 2,  psqt_P = sum (p[f] + q[f mod 704])
+ *   x1    = clip(L1 x0 + b1, 0, 1)  (32),  x2 = clip(L2_b x1 + b2_b, 0, 1)  (32)
+ *   y     = out_b . x2 + b_out_b + (psqt_stm - psqt_other) / 2,  psqt_P = sum (p[f] + q[f mod 704])
+ * where b is the sample's output bucket (always 0 in a one-bucket model).
  *   cp    = TRAIN_OUTPUT_SCALE * y
  * V and q are the factorizer's virtual rows (no king bucket); export folds them into W and p.
  * Every float scale is the one the quantized engine uses, so exporting is rounding only:
@@ -63,6 +64,23 @@
 #define TM_OUT_B (TM_OUT_W + TM_L3)                        /* [1] */
 #define TM_TOTAL (TM_OUT_B + 16)                           /* padded to a 64-byte multiple */
 #define TM_SMALL_SIZE (TM_TOTAL - TM_SMALL)
+/* A model with output buckets keeps bucket 0's stack (L2, output) where a one-bucket model has
+ * it, so that model's layout (and its checkpoints) stay as they were, and appends the stacks of
+ * buckets 1.. after TM_TOTAL, TM_STACK_STRIDE floats each. */
+#define TM_STACK_SIZE ((size_t)TM_L3 * TM_L2 + TM_L3 + TM_L3 + 1)
+#define TM_STACK_STRIDE ((TM_STACK_SIZE + 15) / 16 * 16)
+static inline size_t tm_total(int buckets) { return TM_TOTAL + (size_t)(buckets - 1) * TM_STACK_STRIDE; }
+
+/* Offsets of one bucket's stack in the parameter array. */
+typedef struct {
+    size_t l2_w, l2_b, out_w, out_b;
+} TrainStack;
+static inline TrainStack tm_stack(int bucket) {
+    if (bucket == 0) return (TrainStack){TM_L2_W, TM_L2_B, TM_OUT_W, TM_OUT_B};
+    size_t at = TM_TOTAL + (size_t)(bucket - 1) * TM_STACK_STRIDE;
+    return (TrainStack){at, at + (size_t)TM_L3 * TM_L2, at + (size_t)TM_L3 * TM_L2 + TM_L3,
+                        at + (size_t)TM_L3 * TM_L2 + 2 * TM_L3};
+}
 
 /* The forward pass reads the effective rows as half floats where the CPU converts them in
  * hardware (F16C): half the memory traffic of the hottest loop, and a rounding (2^-11
@@ -80,6 +98,8 @@ typedef struct {
     float *eff_psqt;  /* [NNUE_INPUTS] p + q, likewise */
     float *l1_t;      /* [512][32] transposed copy of L1 for the forward pass */
     bool factorizer;
+    int buckets;      /* output buckets: 1 or NNUE_MAX_OUTPUT_BUCKETS */
+    size_t total;     /* floats in p: tm_total(buckets) */
 } TrainModel;
 
 #define TM_GROUP 16 /* samples whose dense-layer gradients are formed together */
@@ -91,7 +111,7 @@ typedef struct TrainScratch TrainScratch;
 typedef struct {
     float *ft;        /* [NNUE_INPUTS][256] */
     float *psqt;      /* [NNUE_INPUTS] */
-    float *small;     /* [TM_SMALL_SIZE], laid out like p + TM_SMALL */
+    float *small;     /* [model total - TM_SMALL], laid out like p + TM_SMALL */
     uint8_t *touched; /* [NNUE_INPUTS] */
     TrainScratch *scratch; /* activations of one group */
     double loss;      /* sum of per-sample losses */
@@ -108,12 +128,19 @@ typedef struct {
  * square in that plane is the enemy king. */
 uint32_t train_virtual_row(uint32_t feature);
 
+/* A one-bucket model; the second form with `buckets` output buckets (1 or NNUE_MAX_OUTPUT_BUCKETS). */
 bool train_model_alloc(TrainModel *m);
+bool train_model_alloc_buckets(TrainModel *m, int buckets);
+/* Output bucket of a sample: from its piece count, which is its active features per perspective. */
+static inline int train_sample_bucket(const TrainModel *m, const TrainSample *s) {
+    return nnue_output_bucket(s->count, m->buckets);
+}
 void train_model_free(TrainModel *m);
 /* Deterministic initial weights from seed; PSQT starts from plain material values. */
 void train_model_init(TrainModel *m, uint64_t seed);
 /* Dequantizes an engine net into the model; with the factorizer, the bucket mean of each
- * feature row goes to its virtual row. */
+ * feature row goes to its virtual row. A one-bucket net's stack goes to every output bucket of
+ * the model; a net with buckets needs a model with as many. */
 void train_model_from_net(TrainModel *m, const NnueNet *net);
 /* Rounds the model into an engine net (virtual rows folded in). */
 void train_model_to_net(const TrainModel *m, NnueNet *net);
@@ -124,7 +151,7 @@ void train_model_clip(TrainModel *m);
 void train_model_refresh_rows(TrainModel *m, const uint32_t *rows, size_t count);
 void train_model_refresh_transpose(TrainModel *m);
 
-bool train_grad_alloc(TrainGrad *g);
+bool train_grad_alloc(TrainGrad *g, const TrainModel *m);
 void train_grad_free(TrainGrad *g);
 
 /* The logistic function that maps centipawns / K to an expected score. */

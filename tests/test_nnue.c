@@ -44,6 +44,17 @@ static bool install_random_net(uint64_t seed) {
     return ok;
 }
 
+/* The same with NNUE_MAX_OUTPUT_BUCKETS output buckets. */
+static bool install_bucketed_net(uint64_t seed) {
+    NnueNet *net = nnue_net_alloc();
+    if (!net) return false;
+    nnue_net_init_random_buckets(net, seed, NNUE_MAX_OUTPUT_BUCKETS);
+    char err[200];
+    bool ok = nnue_set_net(net, "test-random", err, sizeof err);
+    if (!ok) printf("    net refused: %s\n", err), nnue_net_free(net);
+    return ok;
+}
+
 /* Random net with full-range int8 hidden weights and big feature weights: the accumulator
  * wraps around int16 and every clipping path is hit. */
 static bool install_stress_net(uint64_t seed) {
@@ -57,8 +68,8 @@ static bool install_stress_net(uint64_t seed) {
     for (int o = 0; o < NNUE_L2; o++)
         for (int i = 0; i < 2 * NNUE_L1; i++) net->l1_weights[o][i] = (int8_t)(nn_rand() & 0xFF);
     for (int o = 0; o < NNUE_L3; o++)
-        for (int i = 0; i < NNUE_L2; i++) net->l2_weights[o][i] = (int8_t)(nn_rand() & 0xFF);
-    for (int i = 0; i < NNUE_L3; i++) net->out_weights[i] = (int8_t)(nn_rand() & 0xFF);
+        for (int i = 0; i < NNUE_L2; i++) net->l2_weights[0][o][i] = (int8_t)(nn_rand() & 0xFF);
+    for (int i = 0; i < NNUE_L3; i++) net->out_weights[0][i] = (int8_t)(nn_rand() & 0xFF);
     net->acc_shift = 2;
     rng_state = save;
     char err[200];
@@ -594,7 +605,7 @@ static uint8_t reference_clip(int32_t v, int shift) {
     return (uint8_t)(x > 127 ? 127 : x);
 }
 
-static int32_t reference_propagate(const NnueNet *net, const int16_t *stm_half, const int16_t *other_half) {
+static int32_t reference_propagate(const NnueNet *net, const int16_t *stm_half, const int16_t *other_half, int b) {
     uint8_t in0[2 * NNUE_L1], in1[NNUE_L2], in2[NNUE_L3];
     for (int i = 0; i < NNUE_L1; i++) {
         in0[i] = reference_clip(stm_half[i], net->acc_shift);
@@ -606,12 +617,12 @@ static int32_t reference_propagate(const NnueNet *net, const int16_t *stm_half, 
         in1[o] = reference_clip(s, net->hidden_shift);
     }
     for (int o = 0; o < NNUE_L3; o++) {
-        int32_t s = net->l2_biases[o];
-        for (int i = 0; i < NNUE_L2; i++) s += net->l2_weights[o][i] * in1[i];
+        int32_t s = net->l2_biases[b][o];
+        for (int i = 0; i < NNUE_L2; i++) s += net->l2_weights[b][o][i] * in1[i];
         in2[o] = reference_clip(s, net->hidden_shift);
     }
-    int32_t out = net->out_bias;
-    for (int i = 0; i < NNUE_L3; i++) out += net->out_weights[i] * in2[i];
+    int32_t out = net->out_bias[b];
+    for (int i = 0; i < NNUE_L3; i++) out += net->out_weights[b][i] * in2[i];
     return out;
 }
 
@@ -642,14 +653,23 @@ static void compare(Comparison *c, int32_t got, int32_t want, const char *what) 
     if (!c->mismatches++) snprintf(c->first_bad, sizeof c->first_bad, "%s: %d, plain C %d", what, got, want);
 }
 
-/* The current net's forward pass on random halves, against the plain statement. */
+/* The current net's forward pass on random halves (every bucket in turn), against the plain
+ * statement. */
 static void compare_random_halves(Comparison *c, int rounds) {
     const NnueNet *net = nnue_current_net();
     _Alignas(64) int16_t a[NNUE_L1], b[NNUE_L1];
     for (int r = 0; r < rounds; r++) {
         random_halves(a, b, r % 5, net->acc_shift);
-        compare(c, nnue_propagate(a, b), reference_propagate(net, a, b), "random halves");
+        int bucket = r % net->output_buckets;
+        compare(c, nnue_propagate(a, b, bucket), reference_propagate(net, a, b, bucket), "random halves");
     }
+}
+
+/* The plain statement's output bucket: pieces on the board, counted square by square. */
+static int reference_bucket(const NnueNet *net, const Position *pos) {
+    int pieces = 0;
+    for (int sq = 0; sq < 64; sq++) pieces += pos->board[sq] != NO_PIECE;
+    return net->output_buckets == 1 ? 0 : (pieces - 1) / 4;
 }
 
 /* Random games: the accumulator's halves (updated incrementally, lazily every other ply or
@@ -675,11 +695,13 @@ static void compare_games(Comparison *c) {
                 for (int k = 0; k < NNUE_L1 && h && !first_diff; k++) first_diff = h[p].values[k] != want[p][k];
                 compare(c, h ? first_diff : 1, 0, p ? "black half" : "white half");
             }
-            int32_t want_hidden = reference_propagate(net, want[pos->side], want[!pos->side]);
-            if (h) compare(c, nnue_propagate(h[pos->side].values, h[!pos->side].values), want_hidden, "game");
+            int bucket = reference_bucket(net, pos);
+            int32_t want_hidden = reference_propagate(net, want[pos->side], want[!pos->side], bucket);
+            if (h) compare(c, nnue_propagate(h[pos->side].values, h[!pos->side].values, bucket), want_hidden, "game");
             NnueParts parts; /* the same from halves computed from scratch */
             nnue_evaluate_parts(pos, &parts);
             compare(c, parts.hidden_units, want_hidden, "game, from scratch");
+            compare(c, parts.bucket, bucket, "game, bucket");
         }
         free(pos);
     }
@@ -698,7 +720,7 @@ static bool install_extreme_net(int pattern) {
         for (int i = 0; i < 2 * NNUE_L1; i++)
             net->l1_weights[o][i] = (o + i / 4) % 5 ? values[pattern][i % 4] : (int8_t)(nn_rand() & 0xFF);
     for (int o = 0; o < NNUE_L3; o++)
-        for (int i = 0; i < NNUE_L2; i++) net->l2_weights[o][i] = values[pattern][(o + i) % 4];
+        for (int i = 0; i < NNUE_L2; i++) net->l2_weights[0][o][i] = values[pattern][(o + i) % 4];
     char err[200];
     bool ok = nnue_set_net(net, "test-extreme", err, sizeof err);
     if (!ok) printf("    net refused: %s\n", err), nnue_net_free(net);
@@ -713,7 +735,9 @@ TEST(nnue, layers_equal_plain_c) {
         const char *name;
         bool (*install)(uint64_t);
         uint64_t arg;
-    } nets[] = {{"random", install_random_net, 31}, {"stress", install_stress_net, 32}};
+    } nets[] = {{"random", install_random_net, 31},
+                {"stress", install_stress_net, 32},
+                {"8 output buckets", install_bucketed_net, 33}};
     for (size_t n = 0; n < sizeof nets / sizeof nets[0]; n++) {
         CHECK_MSG(nets[n].install(nets[n].arg), "%s net", nets[n].name);
         compare_random_halves(&c, 1000);
@@ -801,7 +825,7 @@ TEST(nnue, load_refuses_bad_files_and_keeps_net) {
         work[NNUE_FILE_SIZE] = 0;
         switch (cases[c].edit) {
         case 1: work[0] ^= 0x20; break;
-        case 2: put32(work + 8, 2); reseal(work, NNUE_FILE_SIZE); break;
+        case 2: put32(work + 8, NNUE_FORMAT_VERSION + 1); reseal(work, NNUE_FILE_SIZE); break;
         case 3: put32(work + 12, 0x12345678); reseal(work, NNUE_FILE_SIZE); break;
         case 4: put32(work + 20, 512); reseal(work, NNUE_FILE_SIZE); break;
         case 5: work[53] ^= 0xFF; break;
@@ -850,6 +874,117 @@ TEST(nnue, load_refuses_bad_files_and_keeps_net) {
     for (int i = 0; i < 3; i++) free(pos[i]);
     free(image), free(work);
     remove(good_path), remove(bad_path);
+    nnue_unload();
+}
+
+/* Version 2 files: an 8-bucket net survives write + load exactly and evaluates with the stack of
+ * each position's bucket; a one-bucket net is still written as version 1; a bad bucket count,
+ * a version-2 file cut to the size of another count or a non-zero reserved field is refused
+ * with one line, the current net staying. */
+TEST(nnue, output_buckets_file_round_trip_and_refusals) {
+    char path[96], err[256] = "";
+    snprintf(path, sizeof path, "/tmp/squall-nnue-test-%d-buckets.nnue", (int)getpid());
+    const size_t size8 = NNUE_FILE_SIZE_FOR(NNUE_MAX_OUTPUT_BUCKETS);
+    NnueNet *net = nnue_net_alloc(), *one = nnue_net_alloc();
+    uint8_t *image = malloc(size8), *again = malloc(size8), *image1 = malloc(NNUE_FILE_SIZE);
+    CHECK(net && one && image && again && image1);
+    if (!net || !one || !image || !again || !image1) return;
+    nnue_net_init_random_buckets(net, 61, NNUE_MAX_OUTPUT_BUCKETS);
+    CHECK_EQ_U64(nnue_net_file_size(net), size8);
+    nnue_net_write(net, image);
+    CHECK(image[8] == 2 && image[120] == NNUE_MAX_OUTPUT_BUCKETS);
+    CHECK(write_bytes(path, image, size8));
+    CHECK_MSG(nnue_load_file(path, err, sizeof err), "%s", err);
+    const NnueNet *loaded = nnue_current_net();
+    CHECK(loaded && loaded->output_buckets == NNUE_MAX_OUTPUT_BUCKETS);
+    if (loaded) {
+        nnue_net_write(loaded, again);
+        CHECK_MSG(!memcmp(image, again, size8), "an 8-bucket net changed in write + load + write");
+        CHECK(!memcmp(loaded->l2_weights, net->l2_weights, sizeof net->l2_weights) &&
+              !memcmp(loaded->out_bias, net->out_bias, sizeof net->out_bias));
+    }
+    /* the bucket follows the piece count: 32 pieces use bucket 7, 3 pieces bucket 0, and the
+     * stacks differ, so the two positions' hidden parts come from different weights */
+    Position *full = nn_position(START_FEN), *few = nn_position("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+    Position *mid = nn_position("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"); /* 6 pieces: bucket 1 */
+    NnueParts parts;
+    const struct { Position *pos; int bucket; } expect[] = {{full, 7}, {few, 0}, {mid, 1}};
+    for (int i = 0; i < 3; i++) {
+        if (!expect[i].pos) continue;
+        nnue_evaluate_parts(expect[i].pos, &parts);
+        CHECK_EQ_U64(parts.bucket, expect[i].bucket);
+    }
+    CHECK(memcmp(net->l2_weights[0], net->l2_weights[7], sizeof net->l2_weights[0]) != 0);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = full ? open_memstream(&text, &len) : NULL;
+    if (f) {
+        nnue_trace(full, f);
+        fclose(f);
+        CHECK_MSG(strstr(text, "output bucket 7 of 8") != NULL, "trace: %s", text);
+        free(text);
+    }
+    /* bucket 0 of the 8-bucket net is the one-bucket net of the same seed */
+    nnue_net_init_random(one, 61);
+    CHECK(!memcmp(one->l2_weights[0], net->l2_weights[0], sizeof one->l2_weights[0]));
+    nnue_net_write(one, image1);
+    CHECK(image1[8] == 1 && image1[120] == 0);
+
+    char name[256];
+    snprintf(name, sizeof name, "%s", nnue_net_name());
+    int before = full ? nnue_evaluate(full, NULL) : 0;
+    struct {
+        const char *what, *expect;
+        size_t size;
+        int edit;
+    } cases[] = {
+        {"bucket count 3", "output bucket count 3", 0, 1},
+        {"bucket count 0", "output bucket count 0", 0, 2},
+        {"reserved field set", "expected 0", 0, 3},
+        {"8-bucket header on a 1-bucket payload", "expected", 1, 4},
+        {"version 2, 1 bucket, with an 8-bucket payload size field", "payload size", 1, 5},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        size_t n = cases[c].size ? NNUE_FILE_SIZE : size8;
+        memcpy(again, cases[c].size ? image1 : image, n);
+        switch (cases[c].edit) {
+        case 1: put32(again + 120, 3); break;
+        case 2: put32(again + 120, 0); break;
+        case 3: put32(again + 124, 1); break;
+        case 4: put32(again + 8, 2), put32(again + 120, 8), put32(again + 48, (uint32_t)NNUE_PAYLOAD_SIZE_FOR(8)); break;
+        case 5: put32(again + 8, 2), put32(again + 120, 1), put32(again + 48, (uint32_t)NNUE_PAYLOAD_SIZE_FOR(8)); break;
+        default: break;
+        }
+        reseal(again, n);
+        CHECK(write_bytes(path, again, n));
+        err[0] = 0;
+        CHECK_MSG(!nnue_load_file(path, err, sizeof err), "%s was accepted", cases[c].what);
+        CHECK_MSG(strstr(err, cases[c].expect) != NULL && !strchr(err, '\n'), "%s: reason '%s' lacks '%s'",
+                  cases[c].what, err, cases[c].expect);
+        CHECK(strcmp(nnue_net_name(), name) == 0);
+        if (full) CHECK(nnue_evaluate(full, NULL) == before);
+    }
+    /* a version-2 file of one bucket is read too, and evaluates as its version-1 twin */
+    memcpy(again, image1, NNUE_FILE_SIZE);
+    put32(again + 8, 2), put32(again + 120, 1);
+    reseal(again, NNUE_FILE_SIZE);
+    CHECK_MSG(nnue_load_memory(again, NNUE_FILE_SIZE, "v2-one", err, sizeof err), "%s", err);
+    int v2 = full ? nnue_evaluate(full, NULL) : 0;
+    CHECK(nnue_load_memory(image1, NNUE_FILE_SIZE, "v1-one", err, sizeof err));
+    CHECK(!full || nnue_evaluate(full, NULL) == v2);
+    /* net-init writes 8-bucket nets on request, and refuses other counts */
+    char *argv1[] = {"--seed", "61", "--output-buckets", "8", "--out", path};
+    CHECK(net_init_main(6, argv1) == 0);
+    size_t got = 0;
+    f = fopen(path, "rb");
+    if (f) got = fread(again, 1, size8, f), fclose(f);
+    CHECK(got == size8 && !memcmp(again, image, size8));
+    char *argv2[] = {"--seed", "61", "--output-buckets", "4", "--out", path};
+    CHECK(net_init_main(6, argv2) != 0);
+    free(full), free(few), free(mid);
+    free(image), free(again), free(image1);
+    nnue_net_free(net), nnue_net_free(one);
+    remove(path);
     nnue_unload();
 }
 
