@@ -83,7 +83,7 @@ void nnue_net_init_psqt_classical(NnueNet *net) {
 }
 
 static int usage(void) {
-    fprintf(stderr, "usage: squall net-init --seed S --out FILE [--psqt-classical] [--output-buckets 1|%d] "
+    fprintf(stderr, "usage: squall net-init --seed S --out FILE [--psqt-classical] [--output-buckets 1|%d] [--screlu] "
                     "[--description TEXT]\n", NNUE_MAX_OUTPUT_BUCKETS);
     return 2;
 }
@@ -91,7 +91,7 @@ static int usage(void) {
 int net_init_main(int argc, char **argv) {
     uint64_t seed = 1;
     const char *out = NULL, *description = NULL;
-    bool classical = false;
+    bool classical = false, screlu = false;
     int buckets = 1;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "net-init")) continue; /* tolerate being passed the subcommand itself */
@@ -106,6 +106,7 @@ int net_init_main(int argc, char **argv) {
         } else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
         else if (!strcmp(argv[i], "--description") && i + 1 < argc) description = argv[++i];
         else if (!strcmp(argv[i], "--psqt-classical")) classical = true;
+        else if (!strcmp(argv[i], "--screlu")) screlu = true;
         else if (!strcmp(argv[i], "--output-buckets") && i + 1 < argc) {
             const char *v = argv[++i];
             buckets = !strcmp(v, "1") ? 1 : !strcmp(v, "8") ? NNUE_MAX_OUTPUT_BUCKETS : 0;
@@ -120,8 +121,8 @@ int net_init_main(int argc, char **argv) {
         }
     }
     if (!out) return usage();
-    if (classical && buckets != 1) {
-        fprintf(stderr, "net-init: --psqt-classical makes a one-bucket net\n");
+    if (classical && (buckets != 1 || screlu)) {
+        fprintf(stderr, "net-init: --psqt-classical makes a one-bucket clipped-ReLU net\n");
         return 2;
     }
     NnueNet *net = nnue_net_alloc();
@@ -131,6 +132,7 @@ int net_init_main(int argc, char **argv) {
     }
     if (classical) nnue_net_init_psqt_classical(net);
     else nnue_net_init_random_buckets(net, seed, buckets);
+    if (screlu) net->activation = NNUE_ACTIVATION_SCRELU; /* the same weights, squared activation */
     if (description) snprintf(net->description, sizeof net->description, "%s", description);
     char err[256];
     bool ok = nnue_net_save(net, out, err, sizeof err);
@@ -140,7 +142,7 @@ int net_init_main(int argc, char **argv) {
         fprintf(stderr, "net-init: %s\n", err);
         return 1;
     }
-    printf("net-init: wrote %s (%zu bytes, %s, %d output bucket%s)\n", out, bytes,
-           classical ? "psqt-classical" : "random", buckets, buckets > 1 ? "s" : "");
+    printf("net-init: wrote %s (%zu bytes, %s, %d output bucket%s%s)\n", out, bytes,
+           classical ? "psqt-classical" : "random", buckets, buckets > 1 ? "s" : "", screlu ? ", SCReLU" : "");
     return 0;
 }

@@ -37,10 +37,10 @@ enum {
     OFF_OUTPUTS = 32, OFF_ACC_SHIFT = 36, OFF_HIDDEN_SHIFT = 40, OFF_OUTPUT_DIVISOR = 44,
     OFF_PAYLOAD_SIZE = 48, OFF_CHECKSUM = 52, OFF_DESCRIPTION = 56,
     /* version 2 only (zero in version 1 files) */
-    OFF_OUTPUT_BUCKETS = 120, OFF_RESERVED = 124
+    OFF_OUTPUT_BUCKETS = 120, OFF_ACTIVATION = 124
 };
 _Static_assert(OFF_DESCRIPTION + NNUE_DESCRIPTION_SIZE <= OFF_OUTPUT_BUCKETS, "header fields overlap");
-_Static_assert(OFF_RESERVED + 4 <= NNUE_HEADER_SIZE, "header fields fit the header");
+_Static_assert(OFF_ACTIVATION + 4 <= NNUE_HEADER_SIZE, "header fields fit the header");
 
 static void set_err(char *err, size_t size, const char *fmt, ...) {
     if (!err || !size) return;
@@ -69,6 +69,9 @@ bool nnue_net_validate(const NnueNet *net, char *err, size_t err_size) {
     if (net->output_buckets != 1 && net->output_buckets != NNUE_MAX_OUTPUT_BUCKETS)
         return set_err(err, err_size, "output bucket count %d is not supported (1 or %d)", net->output_buckets,
                        NNUE_MAX_OUTPUT_BUCKETS), false;
+    if (net->activation != NNUE_ACTIVATION_CRELU && net->activation != NNUE_ACTIVATION_SCRELU)
+        return set_err(err, err_size, "activation %d is not supported (0 clipped ReLU, 1 SCReLU)", net->activation),
+               false;
     if (net->acc_shift < 0 || net->acc_shift > NNUE_MAX_ACC_SHIFT)
         return set_err(err, err_size, "accumulator shift %d outside 0..%d", net->acc_shift, NNUE_MAX_ACC_SHIFT), false;
     if (net->hidden_shift < 0 || net->hidden_shift > NNUE_MAX_HIDDEN_SHIFT)
@@ -143,9 +146,11 @@ static inline void wr32(uint8_t *p, uint32_t v) {
 
 size_t nnue_net_file_size(const NnueNet *net) { return NNUE_FILE_SIZE_FOR(net->output_buckets); }
 
-/* A one-bucket net is written as version 1, so such nets keep their bytes (and every engine
- * that reads version 1 reads them). */
-static uint32_t format_version_of(const NnueNet *net) { return net->output_buckets == 1 ? 1u : 2u; }
+/* A net version 1 can hold (one bucket, clipped ReLU) is written as version 1, so such nets keep
+ * their bytes (and every engine that reads version 1 reads them). */
+static uint32_t format_version_of(const NnueNet *net) {
+    return net->output_buckets == 1 && net->activation == NNUE_ACTIVATION_CRELU ? 1u : 2u;
+}
 
 void nnue_net_write(const NnueNet *net, uint8_t *buf) {
     const int buckets = net->output_buckets;
@@ -166,7 +171,10 @@ void nnue_net_write(const NnueNet *net, uint8_t *buf) {
     wr32(buf + OFF_PAYLOAD_SIZE, (uint32_t)NNUE_PAYLOAD_SIZE_FOR(buckets));
     memcpy(buf + OFF_DESCRIPTION, net->description, NNUE_DESCRIPTION_SIZE);
     buf[OFF_DESCRIPTION + NNUE_DESCRIPTION_SIZE - 1] = 0;
-    if (version >= 2) wr32(buf + OFF_OUTPUT_BUCKETS, (uint32_t)buckets);
+    if (version >= 2) {
+        wr32(buf + OFF_OUTPUT_BUCKETS, (uint32_t)buckets);
+        wr32(buf + OFF_ACTIVATION, (uint32_t)net->activation);
+    }
 
     uint8_t *p = buf + NNUE_HEADER_SIZE;
     for (int f = 0; f < NNUE_INPUTS; f++)
@@ -243,9 +251,9 @@ static NnueNet *parse_net(const uint8_t *buf, size_t size, bool verify_checksum,
     if (buckets != 1 && buckets != NNUE_MAX_OUTPUT_BUCKETS)
         return set_err(err, err_size, "output bucket count %u is not supported (1 or %d)", buckets,
                        NNUE_MAX_OUTPUT_BUCKETS), NULL;
-    uint32_t reserved = version >= 2 ? rd32(buf + OFF_RESERVED) : 0;
-    if (reserved != 0)
-        return set_err(err, err_size, "header field at byte %d is %u, expected 0", OFF_RESERVED, reserved), NULL;
+    uint32_t activation = version >= 2 ? rd32(buf + OFF_ACTIVATION) : NNUE_ACTIVATION_CRELU;
+    if (activation != NNUE_ACTIVATION_CRELU && activation != NNUE_ACTIVATION_SCRELU)
+        return set_err(err, err_size, "activation %u is not supported (0 clipped ReLU, 1 SCReLU)", activation), NULL;
     const size_t payload_size = NNUE_PAYLOAD_SIZE_FOR(buckets), file_size = NNUE_FILE_SIZE_FOR(buckets);
     uint32_t fs = rd32(buf + OFF_FEATURE_SET);
     if (fs != NNUE_FEATURE_SET_ID)
@@ -274,6 +282,7 @@ static NnueNet *parse_net(const uint8_t *buf, size_t size, bool verify_checksum,
     net->hidden_shift = (int32_t)rd32(buf + OFF_HIDDEN_SHIFT);
     net->output_divisor = (int32_t)rd32(buf + OFF_OUTPUT_DIVISOR);
     net->output_buckets = (int32_t)buckets;
+    net->activation = (int32_t)activation;
     memcpy(net->description, buf + OFF_DESCRIPTION, NNUE_DESCRIPTION_SIZE);
     net->description[NNUE_DESCRIPTION_SIZE - 1] = 0;
 
@@ -445,7 +454,8 @@ void nnue_trace(const Position *pos, FILE *out) {
     NnueParts p;
     nnue_evaluate_parts(pos, &p);
     const char *side = pos->side == WHITE ? "white" : "black";
-    fprintf(out, "NNUE net %s (%s), kernels %s\n", current_name, current_net->description, nnue_simd_name());
+    fprintf(out, "NNUE net %s (%s), kernels %s, accumulator activation %s\n", current_name, current_net->description,
+            nnue_simd_name(), current_net->activation == NNUE_ACTIVATION_SCRELU ? "SCReLU" : "clipped ReLU");
     fprintf(out, "NNUE psqt sums: white %d black %d (output units, %d per centipawn)\n", p.psqt[WHITE], p.psqt[BLACK],
             current_net->output_divisor);
     fprintf(out, "NNUE psqt part %d units = %d cp\n", p.psqt_units, p.psqt_cp);

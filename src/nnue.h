@@ -3,8 +3,9 @@
  * Shape: 22528 HalfKAv2_hm inputs -> 256 per perspective (int16 accumulator) -> both halves
  * concatenated side-to-move first (512, clipped ReLU to uint8 [0,127]) -> 32 -> 32 -> 1, plus a
  * PSQT path (one int32 per feature, summed per perspective). The 32 -> 32 -> 1 part may come in
- * 8 output buckets (layer stacks), one picked per position by its piece count. docs/nnue.md has
- * the file format and the quantization. All functions here are for one thread at a time unless noted. */
+ * 8 output buckets (layer stacks), one picked per position by its piece count, and the
+ * accumulator's activation may be squared (SCReLU). docs/nnue.md has the file format and the
+ * quantization. All functions here are for one thread at a time unless noted. */
 #ifndef SQUALL_NNUE_H
 #define SQUALL_NNUE_H
 
@@ -25,9 +26,15 @@
 #define NNUE_MAX_OUTPUT_BUCKETS 8
 #define NNUE_PIECES_PER_BUCKET 4
 
+/* Activation of the accumulator: clamp(acc >> acc_shift, 0, 127), or that squared and >> 7
+ * (SCReLU: [0, 126], so L1's input stays uint8). The hidden layers always clip. */
+enum { NNUE_ACTIVATION_CRELU = 0, NNUE_ACTIVATION_SCRELU = 1 };
+#define NNUE_SCRELU_SHIFT 7
+
 #define NNUE_MAGIC "SQUALLNN" /* 8 bytes, no terminator in the file */
-/* Version 1: one output bucket. Version 2 adds the bucket count to the header (and its stacks to
- * the payload). The loader reads both; the writer uses 1 whenever the net fits it. */
+/* Version 1: one output bucket, clipped ReLU. Version 2 adds the bucket count (and its stacks to
+ * the payload) and the accumulator activation to the header. The loader reads both; the writer
+ * uses 1 whenever the net fits it. */
 #define NNUE_FORMAT_VERSION 2u
 #define NNUE_HEADER_SIZE 128
 #define NNUE_DESCRIPTION_SIZE 64
@@ -63,6 +70,7 @@ typedef struct NnueNet {
     _Alignas(64) int8_t out_weights[NNUE_MAX_OUTPUT_BUCKETS][NNUE_L3];
     int32_t out_bias[NNUE_MAX_OUTPUT_BUCKETS];
     int32_t output_buckets; /* 1 or NNUE_MAX_OUTPUT_BUCKETS */
+    int32_t activation;     /* NNUE_ACTIVATION_*, of the accumulator */
     int32_t acc_shift;      /* accumulator >> acc_shift, then clip to [0,127] */
     int32_t hidden_shift;   /* hidden int32 sums >> hidden_shift, then clip to [0,127] */
     int32_t output_divisor; /* output units per centipawn (PSQT weights use the same units) */
@@ -126,7 +134,7 @@ bool nnue_set_net(NnueNet *net, const char *name, char *err, size_t err_size);
 /* Bytes of net's file: NNUE_FILE_SIZE_FOR(its bucket count). */
 size_t nnue_net_file_size(const NnueNet *net);
 /* Serializes net into buf (nnue_net_file_size bytes, header + payload, checksum filled in):
- * format version 1 for a one-bucket net, else version 2. */
+ * format version 1 for a one-bucket clipped-ReLU net, else version 2. */
 void nnue_net_write(const NnueNet *net, uint8_t *buf);
 /* Writes the net to a file; false with a reason on I/O errors. */
 bool nnue_net_save(const NnueNet *net, const char *path, char *err, size_t err_size);
@@ -157,7 +165,7 @@ int nnue_classical_piece_value(int type, int rel_sq);
 
 /* ---- Tools ---- */
 
-/* `squall net-init --seed S --out FILE [--psqt-classical] [--output-buckets B] [--description TEXT]`. */
+/* `squall net-init --seed S --out FILE [--psqt-classical] [--output-buckets B] [--screlu] [--description TEXT]`. */
 int net_init_main(int argc, char **argv);
 /* `squall nnue-speed [--iterations N]`: ns per accumulator update, refresh and forward pass,
  * with the instruction set compiled in. A benchmark, not a test. */

@@ -46,6 +46,7 @@ struct NnueLayers {
     _Alignas(64) int8_t out[NNUE_MAX_OUTPUT_BUCKETS][ROUND_UP(HIDDEN)]; /* zero beyond HIDDEN */
     int32_t out_bias[NNUE_MAX_OUTPUT_BUCKETS];
     int32_t buckets, acc_shift, hidden_shift;
+    bool screlu; /* the accumulator's activation is SCReLU */
     uint8_t nonzero_at[256][8];  /* positions of the set bits of every byte value */
     uint8_t nonzero_count[256]; /* and how many there are */
 };
@@ -87,15 +88,18 @@ static inline int list_nonzero_groups(const NnueLayers *l, uint8_t *list, int n,
     return n;
 }
 
-/* Clipped ReLU of both accumulator halves (side to move first) into x, listing the non-zero
- * input groups; returns their count. */
-static inline int pack_halves(const NnueLayers *l, uint8_t *x, uint8_t *list, const int16_t *stm_half,
-                              const int16_t *other_half) {
+/* Clipped ReLU (squared with `square`: SCReLU) of both accumulator halves (side to move first)
+ * into x, listing the non-zero input groups; returns their count. Called with a constant
+ * `square`, so each activation gets its own loop. */
+static inline __attribute__((always_inline)) int pack_halves(const NnueLayers *l, uint8_t *x, uint8_t *list,
+                                                             const int16_t *stm_half, const int16_t *other_half,
+                                                             const bool square) {
     const int16_t *halves[2] = {stm_half, other_half};
     int n = 0;
     for (int h = 0; h < 2; h++)
         for (int i = 0; i < NNUE_L1; i += VEC_BYTES) {
-            vec_t v = vec_pack_clip_i16(vec_load(halves[h] + i), vec_load(halves[h] + i + VEC_I16), l->acc_shift);
+            const vec_t lo = vec_load(halves[h] + i), hi = vec_load(halves[h] + i + VEC_I16);
+            vec_t v = square ? vec_pack_sqclip_i16(lo, hi, l->acc_shift) : vec_pack_clip_i16(lo, hi, l->acc_shift);
             vec_store(x + h * NNUE_L1 + i, v);
             n = list_nonzero_groups(l, list, n, v, (h * NNUE_L1 + i) / 4);
         }
@@ -158,7 +162,9 @@ int32_t nnue_layers_propagate(const NnueLayers *l, const int16_t *stm_half, cons
     memset(s1 + HIDDEN, 0, sizeof s1 - HIDDEN * sizeof *s1);
     memset(s2 + HIDDEN, 0, sizeof s2 - HIDDEN * sizeof *s2);
 
-    int n = pack_halves(l, x0, list, stm_half, other_half);
+    /* the net's one activation switch per forward pass */
+    int n = l->screlu ? pack_halves(l, x0, list, stm_half, other_half, true)
+                      : pack_halves(l, x0, list, stm_half, other_half, false);
     affine_listed(s1, l->l1, x0, list, n);
     pack_hidden(l, x1, s1);
     /* L2's input is dense enough that listing its non-zero groups does not pay */
@@ -240,6 +246,7 @@ NnueLayers *nnue_layers_build(const NnueNet *net) {
     }
     l->acc_shift = net->acc_shift;
     l->hidden_shift = net->hidden_shift;
+    l->screlu = net->activation == NNUE_ACTIVATION_SCRELU;
     for (int m = 0; m < 256; m++)
         for (int b = 0; b < 8; b++)
             if (m >> b & 1) l->nonzero_at[m][l->nonzero_count[m]++] = (uint8_t)b;

@@ -1,6 +1,6 @@
 /* The net's layers on top of the SIMD layer (simd.h), each written once: the feature rows'
  * update of an accumulator half, and the forward pass from the two halves to the output
- * (clipped ReLU pack, 512 -> 32 affine over the non-zero inputs, then the output bucket's
+ * (clipped ReLU or SCReLU pack, 512 -> 32 affine over the non-zero inputs, then the output bucket's
  * 32 -> 32 and 32 -> 1). The forward pass reads the hidden weights from a copy laid out for it
  * (NnueLayers), built when a net is installed; NnueNet keeps the file's layout. */
 #ifndef SQUALL_NNUE_LAYERS_H

@@ -14,6 +14,7 @@
  *   vec_nonzero_i32_mask         bit i set when int32 lane i is not zero
  *   vec_pack_clip_i16(a, b, s)   bytes clamp(lane >> s, 0, 127): a's lanes, then b's, in order
  *   vec_pack_clip_i32(a, b, c, d, s)   the same from four int32 vectors
+ *   vec_pack_sqclip_i16(a, b, s) bytes (clamp(lane >> s, 0, 127)^2) >> 7, in [0, 126] (SCReLU)
  *   vec_dot4(acc, x, w)          int32 lane i += dot product of bytes 4i..4i+3 of x (uint8, each
  *                                in [0, 127]) and of w (int8)
  *   vec_dot4_pair(acc, x, w, y, v)   the same for x.w + y.v; without VNNI the two products of
@@ -102,6 +103,15 @@ static inline vec_t vec_pack_clip_i16(vec_t a, vec_t b, int shift) {
     vec_t p = VEC_OP(packs_epi16)(VEC_OP(sra_epi16)(a, count), VEC_OP(sra_epi16)(b, count));
     return VEC_PACK16_ORDER(VEC_OP(max_epi8)(p, vec_zero()));
 }
+/* clamp in int16, square (at most 127^2 = 16129: no overflow), >> 7, then an unsigned pack */
+static inline vec_t vec_sqclip_i16(vec_t a, __m128i count) {
+    vec_t c = VEC_OP(min_epi16)(VEC_OP(max_epi16)(VEC_OP(sra_epi16)(a, count), vec_zero()), VEC_OP(set1_epi16)(127));
+    return VEC_OP(srli_epi16)(VEC_OP(mullo_epi16)(c, c), 7);
+}
+static inline vec_t vec_pack_sqclip_i16(vec_t a, vec_t b, int shift) {
+    const __m128i count = _mm_cvtsi32_si128(shift);
+    return VEC_PACK16_ORDER(VEC_OP(packus_epi16)(vec_sqclip_i16(a, count), vec_sqclip_i16(b, count)));
+}
 static inline vec_t vec_pack_clip_i32(vec_t a, vec_t b, vec_t c, vec_t d, int shift) {
     const __m128i count = _mm_cvtsi32_si128(shift);
     vec_t ab = VEC_OP(packs_epi32)(VEC_OP(sra_epi32)(a, count), VEC_OP(sra_epi32)(b, count));
@@ -170,6 +180,15 @@ static inline vec_t vec_pack_clip_i16(vec_t a, vec_t b, int shift) {
     int16_t lanes[16];
     uint8_t bytes[16];
     memcpy(lanes, clipped, sizeof lanes);
+    for (int i = 0; i < 16; i++) bytes[i] = (uint8_t)lanes[i];
+    return vec_load(bytes);
+}
+static inline vec_t vec_pack_sqclip_i16(vec_t a, vec_t b, int shift) {
+    vec_i16x8 ca = vec_clip_i16((vec_i16x8)a, shift), cb = vec_clip_i16((vec_i16x8)b, shift);
+    const vec_i16x8 squared[2] = {(ca * ca) >> 7, (cb * cb) >> 7};
+    int16_t lanes[16];
+    uint8_t bytes[16];
+    memcpy(lanes, squared, sizeof lanes);
     for (int i = 0; i < 16; i++) bytes[i] = (uint8_t)lanes[i];
     return vec_load(bytes);
 }

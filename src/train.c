@@ -356,9 +356,9 @@ typedef struct {
     float k, lambda;
 } CheckpointHeader;
 
-/* The model's shape, after the header from version 3 on (version 2: one bucket). */
+/* The model's shape, after the header from version 3 on (version 2: one bucket, clipped ReLU). */
 typedef struct {
-    uint32_t output_buckets, reserved[3];
+    uint32_t output_buckets, activation, reserved[2];
 } CheckpointShape;
 
 /* Reads the header and shape of a checkpoint; false with a reason when it is not one of ours. */
@@ -370,12 +370,12 @@ static bool checkpoint_read_header(FILE *f, const char *path, CheckpointHeader *
               (h->version == 2 || h->version == CHECKPOINT_VERSION);
     if (ok && h->version >= 3) ok = fread(shape, sizeof *shape, 1, f) == 1;
     if (ok) ok = (shape->output_buckets == 1 || shape->output_buckets == NNUE_MAX_OUTPUT_BUCKETS) &&
-                 h->total == tm_total((int)shape->output_buckets);
+                 shape->activation <= NNUE_ACTIVATION_SCRELU && h->total == tm_total((int)shape->output_buckets);
     if (!ok) return snprintf(err, err_size, "'%s' is not a checkpoint of this trainer", path), false;
     return true;
 }
 
-/* The output bucket count of a checkpoint (for the model to allocate before loading it). */
+/* The shape of a checkpoint's model (to allocate the model before loading it). */
 static bool checkpoint_shape(const char *path, CheckpointShape *shape, char *err, size_t err_size) {
     FILE *f = fopen(path, "rb");
     if (!f) return snprintf(err, err_size, "cannot open checkpoint '%s': %s", path, strerror(errno)), false;
@@ -396,8 +396,8 @@ static bool checkpoint_save(const Trainer *tr, const char *path, int epochs_done
     memset(&h, 0, sizeof h);
     memcpy(h.magic, CHECKPOINT_MAGIC, 8);
     const size_t total = tr->model.total;
-    CheckpointShape shape = {(uint32_t)tr->model.buckets, {0, 0, 0}};
-    const bool plain = tr->model.buckets == 1; /* the shape version 2 implies */
+    CheckpointShape shape = {(uint32_t)tr->model.buckets, tr->model.screlu, {0, 0}};
+    const bool plain = tr->model.buckets == 1 && !tr->model.screlu; /* the shape version 2 implies */
     h.version = plain ? 2u : CHECKPOINT_VERSION, h.total = (uint32_t)total, h.factorizer = tr->model.factorizer;
     h.epochs_done = (uint32_t)epochs_done, h.step = tr->step, h.decay_start = tr->decay_start, h.seed = tr->seed;
     h.k = tr->target.k, h.lambda = tr->target.lambda;
@@ -419,10 +419,11 @@ static bool checkpoint_load(Trainer *tr, const char *path, int *epochs_done, cha
         fclose(f);
         return false;
     }
-    if ((int)shape.output_buckets != tr->model.buckets) {
+    if ((int)shape.output_buckets != tr->model.buckets || (shape.activation != 0) != tr->model.screlu) {
         fclose(f);
-        return snprintf(err, err_size, "checkpoint '%s' is of a model with %u output bucket(s), this run has %d", path,
-                        shape.output_buckets, tr->model.buckets), false;
+        return snprintf(err, err_size, "checkpoint '%s' is of a model with %u output bucket(s)%s, this run has %d%s",
+                        path, shape.output_buckets, shape.activation ? " and SCReLU" : "", tr->model.buckets,
+                        tr->model.screlu ? " and SCReLU" : ""), false;
     }
     const size_t total = tr->model.total;
     bool ok = fread(tr->model.p, sizeof(float), total, f) == total &&
@@ -692,10 +693,12 @@ static bool writable_path(const char *path, const char *what, char *err, size_t 
     return true;
 }
 
-/* The model's output bucket count: --output-buckets, or else the checkpoint's when resuming, the
- * --init net's (which this loads) when starting from one, 1 otherwise. */
-static bool resolve_output_buckets(const TrainConfig *cfg, int *buckets, char *err, size_t err_size) {
+/* The model's shape. Output buckets: --output-buckets, or else the checkpoint's when resuming,
+ * the --init net's (which this loads) when starting from one, 1 otherwise. Activation: SCReLU
+ * with --screlu or when the checkpoint or --init net has it. */
+static bool resolve_shape(const TrainConfig *cfg, int *buckets, bool *screlu, char *err, size_t err_size) {
     int asked = cfg->output_buckets, have = 1;
+    *screlu = cfg->screlu;
     if (cfg->resume) {
         CheckpointShape shape;
         if (!checkpoint_shape(cfg->resume, &shape, err, err_size)) return false;
@@ -703,9 +706,14 @@ static bool resolve_output_buckets(const TrainConfig *cfg, int *buckets, char *e
         if (asked && asked != have)
             return snprintf(err, err_size, "checkpoint '%s' is of a model with %d output bucket(s), --output-buckets "
                             "asks for %d", cfg->resume, have, asked), false;
+        if (cfg->screlu && !shape.activation)
+            return snprintf(err, err_size, "checkpoint '%s' is of a clipped-ReLU model, --screlu asks for SCReLU",
+                            cfg->resume), false;
+        *screlu = shape.activation != 0;
     } else if (cfg->init) {
         if (!nnue_load_file(cfg->init, err, err_size)) return false;
         have = nnue_current_net()->output_buckets;
+        *screlu = *screlu || nnue_current_net()->activation == NNUE_ACTIVATION_SCRELU;
         /* a one-bucket net can seed any number of buckets; a bucketed net only its own count */
         if (asked && have > 1 && asked != have)
             return snprintf(err, err_size, "--init net '%s' has %d output buckets, --output-buckets asks for %d",
@@ -739,9 +747,11 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
     size_t early = ok && cfg->min_ply > 0 ? train_data_drop_early_plies(&tr->data, (unsigned)cfg->min_ply) : 0;
     if (ok && tr->data.train_count == 0) ok = false, snprintf(err, err_size, "the training split is empty");
     int buckets = 0;
-    if (ok) ok = resolve_output_buckets(cfg, &buckets, err, err_size);
+    bool screlu = false;
+    if (ok) ok = resolve_shape(cfg, &buckets, &screlu, err, err_size);
     if (ok) {
         ok = train_model_alloc_buckets(&tr->model, buckets);
+        tr->model.screlu = screlu;
         tr->adam_m = alloc_state(tr->model.total);
         tr->adam_v = alloc_state(tr->model.total);
         tr->samples = malloc((size_t)cfg->batch * sizeof *tr->samples);
@@ -767,7 +777,7 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
     } else if (ok) {
         tr->target.k = cfg->k > 0 ? cfg->k : fit_k(&tr->data);
         if (log) fprintf(log, "train: K = %.1f (%s)\n", tr->target.k, cfg->k > 0 ? "given" : "fitted on the training split");
-        if (cfg->init) { /* loaded by resolve_output_buckets */
+        if (cfg->init) { /* loaded by resolve_shape */
             train_model_from_net(&tr->model, nnue_current_net());
             if (log) fprintf(log, "train: starting from net '%s'\n", cfg->init);
         } else {
@@ -777,11 +787,11 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
     rep->k = tr->target.k;
     if (ok && log)
         fprintf(log, "train: %d epochs, batch %d, lr %.2e -> %.2e (%s), weight decay %.3g (bucketed rows %.3g), "
-                     "lambda %.2f, %d threads, factorizer %s, %d output bucket(s), seed %" PRIu64 "\n",
+                     "lambda %.2f, %d threads, factorizer %s, %d output bucket(s), %s, seed %" PRIu64 "\n",
                 cfg->epochs, cfg->batch, cfg->lr, cfg->lr * cfg->final_lr_ratio,
                 cfg->plateau > 0 ? "stable, then a linear decay once validation stalls" : "cosine", cfg->weight_decay,
                 row_weight_decay(cfg), cfg->lambda, cfg->threads, tr->model.factorizer ? "on" : "off", tr->model.buckets,
-                tr->seed);
+                tr->model.screlu ? "SCReLU" : "clipped ReLU", tr->seed);
     if (ok) ok = train_epochs(tr, first_epoch, rep, log, err, err_size);
     if (ok && rep->epochs_run == 0) { /* nothing trained: still report where the model stands */
         run_job(tr, JOB_REFRESH_ALL);
@@ -831,7 +841,7 @@ static int usage(void) {
             "         [--final-lr-ratio R] [--warmup STEPS] [--wd W] [--row-wd W] [--wdl-lambda L] [--k K | --fit-k]\n"
             "         [--holdout F] [--min-ply P] [--threads T] [--seed S] [--resume CKPT] [--checkpoint CKPT] [--init NET]\n"
             "         [--no-factorizer] [--keep-best] [--checks-per-epoch C] [--plateau N [--decay-epochs D]]\n"
-            "         [--compare N] [--progress SECONDS] [--output-buckets 1|8]\n");
+            "         [--compare N] [--progress SECONDS] [--output-buckets 1|8] [--screlu]\n");
     return 2;
 }
 
@@ -895,6 +905,7 @@ int train_main(int argc, char **argv) {
         else if (!strcmp(a, "--fit-k")) cfg.k = 0, takes_value = false;
         else if (!strcmp(a, "--no-factorizer")) cfg.factorizer = false, takes_value = false;
         else if (!strcmp(a, "--keep-best")) cfg.keep_best = true, takes_value = false;
+        else if (!strcmp(a, "--screlu")) cfg.screlu = true, takes_value = false;
         else {
             fprintf(stderr, "train: unknown argument '%s'\n", a);
             return usage();

@@ -47,6 +47,8 @@ typedef struct {
     const char *checkpoint;  /* checkpoint written after every epoch */
     const char *init;        /* engine net to start from */
     int output_buckets;      /* 1 or 8; 0: the --init net's count (the checkpoint's when resuming), else 1 */
+    bool screlu;             /* SCReLU accumulator activation; false: the --init net's (the checkpoint's when
+                                resuming), else clipped ReLU */
     bool factorizer;
     bool keep_best;          /* export the weights of the lowest validation check, not the last */
     int checks_per_epoch;    /* validation checks per epoch (>= 1) */

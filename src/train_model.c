@@ -227,6 +227,7 @@ static int32_t round_clamp(double x, int32_t lo, int32_t hi) {
 void train_model_to_net(const TrainModel *m, NnueNet *net) {
     const float *p = m->p;
     net->output_buckets = m->buckets;
+    net->activation = m->screlu ? NNUE_ACTIVATION_SCRELU : NNUE_ACTIVATION_CRELU;
     net->acc_shift = 0;
     net->hidden_shift = TRAIN_HIDDEN_SHIFT;
     net->output_divisor = TRAIN_OUTPUT_DIVISOR;
@@ -354,7 +355,13 @@ static void accumulate(const TrainModel *m, const TrainSample *s, float acc[2][T
         }
         psqt[h] = ps;
         float *restrict x = x0 + h * TM_L1;
-        for (int i = 0; i < TM_L1; i++) x[i] = clip01(a[i]);
+        if (m->screlu)
+            for (int i = 0; i < TM_L1; i++) {
+                float c = clip01(a[i]);
+                x[i] = c * c * TRAIN_SCRELU_SCALE;
+            }
+        else
+            for (int i = 0; i < TM_L1; i++) x[i] = clip01(a[i]);
     }
 }
 
@@ -499,10 +506,18 @@ static void l1_backward_group(const TrainModel *m, TrainScratch *w, int n, Train
 }
 
 /* Feature-layer gradient of one sample: bias, the active rows and their PSQT entries. */
-static void scatter_features(const TrainSample *s, const float acc[2][TM_L1], const float *dx0, float gy, TrainGrad *g) {
+static void scatter_features(const TrainModel *m, const TrainSample *s, const float acc[2][TM_L1], const float *dx0,
+                             float gy, TrainGrad *g) {
     _Alignas(64) float dacc[2][TM_L1];
-    for (int h = 0; h < 2; h++)
-        for (int i = 0; i < TM_L1; i++) dacc[h][i] = inside01(acc[h][i]) ? dx0[h * TM_L1 + i] : 0.0f;
+    if (m->screlu) /* d(c^2 * scale)/da = 2 c scale inside (0, 1) */
+        for (int h = 0; h < 2; h++)
+            for (int i = 0; i < TM_L1; i++) {
+                float a = acc[h][i];
+                dacc[h][i] = inside01(a) ? dx0[h * TM_L1 + i] * 2.0f * a * TRAIN_SCRELU_SCALE : 0.0f;
+            }
+    else
+        for (int h = 0; h < 2; h++)
+            for (int i = 0; i < TM_L1; i++) dacc[h][i] = inside01(acc[h][i]) ? dx0[h * TM_L1 + i] : 0.0f;
     float *restrict gb = g->small + (TM_FT_B - TM_SMALL);
     for (int i = 0; i < TM_L1; i++) gb[i] += dacc[0][i] + dacc[1][i];
     int n = s->count;
@@ -533,6 +548,6 @@ void train_model_backward(const TrainModel *m, const TrainSample *samples, size_
         for (int s = 0; s < n; s++)
             tail_backward(m, &samples[base + s], t, grad_scale, w->z1[s], psqt[s], w->dz1[s], &w->gy[s], g);
         l1_backward_group(m, w, n, g);
-        for (int s = 0; s < n; s++) scatter_features(&samples[base + s], w->acc[s], w->dx0[s], w->gy[s], g);
+        for (int s = 0; s < n; s++) scatter_features(m, &samples[base + s], w->acc[s], w->dx0[s], w->gy[s], g);
     }
 }

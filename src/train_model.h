@@ -2,6 +2,7 @@
  *
  *   acc_P = ft_b + sum over P's active features f of (W[f] + V[v(f)])          (256 per side)
  *   x0    = clip([acc_stm, acc_other], 0, 1)                                 (512)
+ *           or, with SCReLU, clip(.., 0, 1)^2 * 127/128 (the engine's (c^2) >> 7 in activation units)
  *   x1    = clip(L1 x0 + b1, 0, 1)  (32),  x2 = clip(L2_b x1 + b2_b, 0, 1)  (32)
  *   y     = out_b . x2 + b_out_b + (psqt_stm - psqt_other) / 2,  psqt_P = sum (p[f] + q[f mod 704])
  * where b is the sample's output bucket (always 0 in a one-bucket model).
@@ -23,6 +24,9 @@
 
 /* ---- quantization constants of the export (and of the float model's limits) ---- */
 #define TRAIN_ACT_ONE 127            /* activation 1.0 = 127; accumulator weights carry the same */
+/* SCReLU: the engine's x0 = (c^2) >> 7 with c = 127 * clip(a, 0, 1) is, in units of 1/127,
+ * clip(a, 0, 1)^2 * 127 * 127 / 128 / 127; the float model uses that exact factor. */
+#define TRAIN_SCRELU_SCALE (127.0f * 127.0f / (1 << NNUE_SCRELU_SHIFT) / 127.0f)
 /* Hidden weights: 1.0 = 256, so int8 limits them to +-0.496. Measured on an over-fitted net:
  * shift 6 left 22 cp mean quantization error, 7 left 7 cp, 8 leaves 2.5 cp, and the limit did
  * not bind (same training loss). */
@@ -99,6 +103,7 @@ typedef struct {
     float *l1_t;      /* [512][32] transposed copy of L1 for the forward pass */
     bool factorizer;
     int buckets;      /* output buckets: 1 or NNUE_MAX_OUTPUT_BUCKETS */
+    bool screlu;      /* the accumulator's activation is SCReLU (else clipped ReLU) */
     size_t total;     /* floats in p: tm_total(buckets) */
 } TrainModel;
 
@@ -140,7 +145,8 @@ void train_model_free(TrainModel *m);
 void train_model_init(TrainModel *m, uint64_t seed);
 /* Dequantizes an engine net into the model; with the factorizer, the bucket mean of each
  * feature row goes to its virtual row. A one-bucket net's stack goes to every output bucket of
- * the model; a net with buckets needs a model with as many. */
+ * the model; a net with buckets needs a model with as many. The model keeps its own activation
+ * (a clipped-ReLU net may start an SCReLU model: its weights are copied, then fine-tuned). */
 void train_model_from_net(TrainModel *m, const NnueNet *net);
 /* Rounds the model into an engine net (virtual rows folded in). */
 void train_model_to_net(const TrainModel *m, NnueNet *net);

@@ -44,19 +44,29 @@ static bool install_random_net(uint64_t seed) {
     return ok;
 }
 
-/* The same with NNUE_MAX_OUTPUT_BUCKETS output buckets. */
-static bool install_bucketed_net(uint64_t seed) {
+/* Random nets of other shapes: 8 output buckets (and/or) an SCReLU accumulator activation. */
+static bool install_shaped_net(uint64_t seed, int buckets, int activation) {
     NnueNet *net = nnue_net_alloc();
     if (!net) return false;
-    nnue_net_init_random_buckets(net, seed, NNUE_MAX_OUTPUT_BUCKETS);
+    nnue_net_init_random_buckets(net, seed, buckets);
+    net->activation = activation;
     char err[200];
     bool ok = nnue_set_net(net, "test-random", err, sizeof err);
     if (!ok) printf("    net refused: %s\n", err), nnue_net_free(net);
     return ok;
 }
 
+static bool install_bucketed_net(uint64_t seed) {
+    return install_shaped_net(seed, NNUE_MAX_OUTPUT_BUCKETS, NNUE_ACTIVATION_CRELU);
+}
+static bool install_screlu_net(uint64_t seed) { return install_shaped_net(seed, 1, NNUE_ACTIVATION_SCRELU); }
+static bool install_screlu_bucketed_net(uint64_t seed) {
+    return install_shaped_net(seed, NNUE_MAX_OUTPUT_BUCKETS, NNUE_ACTIVATION_SCRELU);
+}
+
 /* Random net with full-range int8 hidden weights and big feature weights: the accumulator
- * wraps around int16 and every clipping path is hit. */
+ * wraps around int16 and every clipping path is hit. An odd seed gives it the SCReLU
+ * activation. */
 static bool install_stress_net(uint64_t seed) {
     NnueNet *net = nnue_net_alloc();
     if (!net) return false;
@@ -71,6 +81,7 @@ static bool install_stress_net(uint64_t seed) {
         for (int i = 0; i < NNUE_L2; i++) net->l2_weights[0][o][i] = (int8_t)(nn_rand() & 0xFF);
     for (int i = 0; i < NNUE_L3; i++) net->out_weights[0][i] = (int8_t)(nn_rand() & 0xFF);
     net->acc_shift = 2;
+    net->activation = seed % 2 ? NNUE_ACTIVATION_SCRELU : NNUE_ACTIVATION_CRELU;
     rng_state = save;
     char err[200];
     bool ok = nnue_set_net(net, "test-stress", err, sizeof err);
@@ -611,6 +622,8 @@ static int32_t reference_propagate(const NnueNet *net, const int16_t *stm_half, 
         in0[i] = reference_clip(stm_half[i], net->acc_shift);
         in0[NNUE_L1 + i] = reference_clip(other_half[i], net->acc_shift);
     }
+    if (net->activation == NNUE_ACTIVATION_SCRELU) /* SCReLU: the clipped value squared, / 128 */
+        for (int i = 0; i < 2 * NNUE_L1; i++) in0[i] = (uint8_t)(in0[i] * in0[i] / 128);
     for (int o = 0; o < NNUE_L2; o++) {
         int32_t s = net->l1_biases[o];
         for (int i = 0; i < 2 * NNUE_L1; i++) s += net->l1_weights[o][i] * in0[i];
@@ -737,7 +750,10 @@ TEST(nnue, layers_equal_plain_c) {
         uint64_t arg;
     } nets[] = {{"random", install_random_net, 31},
                 {"stress", install_stress_net, 32},
-                {"8 output buckets", install_bucketed_net, 33}};
+                {"8 output buckets", install_bucketed_net, 33},
+                {"SCReLU", install_screlu_net, 34},
+                {"SCReLU stress", install_stress_net, 35},
+                {"SCReLU, 8 output buckets", install_screlu_bucketed_net, 36}};
     for (size_t n = 0; n < sizeof nets / sizeof nets[0]; n++) {
         CHECK_MSG(nets[n].install(nets[n].arg), "%s net", nets[n].name);
         compare_random_halves(&c, 1000);
@@ -879,7 +895,7 @@ TEST(nnue, load_refuses_bad_files_and_keeps_net) {
 
 /* Version 2 files: an 8-bucket net survives write + load exactly and evaluates with the stack of
  * each position's bucket; a one-bucket net is still written as version 1; a bad bucket count,
- * a version-2 file cut to the size of another count or a non-zero reserved field is refused
+ * a version-2 file cut to the size of another count or an unknown activation is refused
  * with one line, the current net staying. */
 TEST(nnue, output_buckets_file_round_trip_and_refusals) {
     char path[96], err[256] = "";
@@ -940,7 +956,7 @@ TEST(nnue, output_buckets_file_round_trip_and_refusals) {
     } cases[] = {
         {"bucket count 3", "output bucket count 3", 0, 1},
         {"bucket count 0", "output bucket count 0", 0, 2},
-        {"reserved field set", "expected 0", 0, 3},
+        {"activation 2", "activation 2 is not supported", 0, 3},
         {"8-bucket header on a 1-bucket payload", "expected", 1, 4},
         {"version 2, 1 bucket, with an 8-bucket payload size field", "payload size", 1, 5},
     };
@@ -950,7 +966,7 @@ TEST(nnue, output_buckets_file_round_trip_and_refusals) {
         switch (cases[c].edit) {
         case 1: put32(again + 120, 3); break;
         case 2: put32(again + 120, 0); break;
-        case 3: put32(again + 124, 1); break;
+        case 3: put32(again + 124, 2); break;
         case 4: put32(again + 8, 2), put32(again + 120, 8), put32(again + 48, (uint32_t)NNUE_PAYLOAD_SIZE_FOR(8)); break;
         case 5: put32(again + 8, 2), put32(again + 120, 1), put32(again + 48, (uint32_t)NNUE_PAYLOAD_SIZE_FOR(8)); break;
         default: break;
@@ -984,6 +1000,69 @@ TEST(nnue, output_buckets_file_round_trip_and_refusals) {
     free(full), free(few), free(mid);
     free(image), free(again), free(image1);
     nnue_net_free(net), nnue_net_free(one);
+    remove(path);
+    nnue_unload();
+}
+
+/* SCReLU nets: written as version 2 with activation 1 (one bucket or eight), write + load +
+ * write gives the same bytes, the hidden part is the plain statement's with the squared
+ * activation (and differs from the clipped-ReLU twin's), `nnue` names the activation and
+ * net-init --screlu writes the same bytes. */
+TEST(nnue, screlu_file_round_trip) {
+    char path[96], err[256] = "";
+    snprintf(path, sizeof path, "/tmp/squall-nnue-test-%d-screlu.nnue", (int)getpid());
+    const size_t size8 = NNUE_FILE_SIZE_FOR(NNUE_MAX_OUTPUT_BUCKETS);
+    NnueNet *net = nnue_net_alloc();
+    uint8_t *image = malloc(size8), *again = malloc(size8);
+    Position *pos = nn_position(playout_fens[1]);
+    CHECK(net && image && again && pos);
+    if (!net || !image || !again || !pos) return;
+    const int bucket_counts[2] = {1, NNUE_MAX_OUTPUT_BUCKETS};
+    for (int k = 0; k < 2; k++) {
+        const int buckets = bucket_counts[k];
+        const size_t size = NNUE_FILE_SIZE_FOR(buckets);
+        nnue_net_init_random_buckets(net, 71, buckets);
+        nnue_net_write(net, image);
+        CHECK_MSG(nnue_load_memory(image, size, "crelu", err, sizeof err), "%s", err);
+        NnueParts crelu;
+        nnue_evaluate_parts(pos, &crelu);
+        net->activation = NNUE_ACTIVATION_SCRELU;
+        nnue_net_write(net, image);
+        CHECK(image[8] == 2 && image[120] == buckets && image[124] == 1);
+        CHECK(write_bytes(path, image, size));
+        CHECK_MSG(nnue_load_file(path, err, sizeof err), "%s", err);
+        const NnueNet *loaded = nnue_current_net();
+        CHECK(loaded->activation == NNUE_ACTIVATION_SCRELU && loaded->output_buckets == buckets);
+        nnue_net_write(loaded, again);
+        CHECK_MSG(!memcmp(image, again, size), "an SCReLU net with %d bucket(s) changed in write + load + write", buckets);
+        NnueParts screlu;
+        nnue_evaluate_parts(pos, &screlu);
+        _Alignas(64) int16_t halves[2][NNUE_L1];
+        reference_half(loaded, pos, pos->side, halves[0]);
+        reference_half(loaded, pos, !pos->side, halves[1]);
+        CHECK_EQ_U64((uint64_t)(int64_t)screlu.hidden_units,
+                     (uint64_t)(int64_t)reference_propagate(loaded, halves[0], halves[1], screlu.bucket));
+        CHECK_MSG(screlu.hidden_units != crelu.hidden_units, "the activation changed nothing (%d units)",
+                  crelu.hidden_units);
+        CHECK(screlu.psqt_units == crelu.psqt_units); /* the PSQT tier does not see the activation */
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (f) {
+        nnue_trace(pos, f);
+        fclose(f);
+        CHECK_MSG(strstr(text, "activation SCReLU") != NULL, "trace: %s", text);
+        free(text);
+    }
+    char *argv[] = {"--seed", "71", "--output-buckets", "8", "--screlu", "--out", path};
+    CHECK(net_init_main(7, argv) == 0);
+    size_t got = 0;
+    f = fopen(path, "rb");
+    if (f) got = fread(again, 1, size8, f), fclose(f);
+    CHECK(got == size8 && !memcmp(again, image, size8));
+    free(image), free(again), free(pos);
+    nnue_net_free(net);
     remove(path);
     nnue_unload();
 }

@@ -1,15 +1,21 @@
-/* Trainer, net shapes: output buckets (a stack per piece-count bucket) learn, in a way that
- * carries over to positions not trained on, what one stack does not; they export as version-2 nets the engine evaluates with the right stack, seed from a
- * one-bucket net, and resume from their checkpoints; shapes that do not match are refused. */
+/* Trainer, net shapes. Output buckets (a stack per piece-count bucket) learn, in a way that
+ * carries over to positions not trained on, what one stack does not; they export as version-2
+ * nets the engine evaluates with the right stack, seed from a one-bucket net and resume from
+ * their checkpoints. SCReLU nets agree with their float model, start from clipped-ReLU nets and
+ * resume. Shapes that do not match are refused. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "board.h"
+#include "datagen.h"
 #include "nnue.h"
 #include "test.h"
+#include "threads.h"
 #include "train.h"
+#include "train_data.h"
+#include "train_model.h"
 #include "train_record.h"
 
 static void shape_path(char *out, size_t size, const char *tag) {
@@ -256,4 +262,178 @@ TEST(train_shapes, bucketed_checkpoint_resumes_and_other_shapes_are_refused) {
     free(a), free(b);
     nnue_unload();
     remove(data), remove(full), remove(part), remove(ckpt);
+}
+
+/* ------------------------------------------------------------------ SCReLU */
+
+/* A few fast self-play games with classical evaluation (the labels), as test_train.c uses. */
+static const char *selfplay_data(void) {
+    static char path[128];
+    if (path[0]) return path;
+    shape_path(path, sizeof path, "selfplay");
+    search_init();
+    DatagenConfig cfg;
+    datagen_config_defaults(&cfg);
+    cfg.settings.eval_mode = EVAL_MODE_CLASSICAL;
+    cfg.out_path = path;
+    cfg.games = 16;
+    cfg.threads = 2;
+    cfg.nodes = 400;
+    cfg.seed = 21;
+    cfg.progress_seconds = 0;
+    cfg.hash_mb = 2;
+    DatagenStats st;
+    char err[256];
+    if (!datagen_run(&cfg, &st, NULL, err, sizeof err)) printf("    datagen: %s\n", err);
+    return path;
+}
+
+/* Stated bound of the quantized SCReLU net against the float model, in centipawns: the same as
+ * for clipped ReLU (test_train.c). The engine's >> 7 floors where the float model does not, a
+ * loss of up to 1/127 per active input, which the check shows stays inside it. */
+#define SCRELU_QUANT_MEAN_TOLERANCE 4.0
+#define SCRELU_QUANT_MAX_TOLERANCE 20.0
+
+TEST(train_shapes, screlu_quantized_net_agrees_with_float_model) {
+    char out[128], err[256];
+    shape_path(out, sizeof out, "screlu");
+    TrainConfig cfg;
+    train_config_defaults(&cfg);
+    cfg.data = selfplay_data(), cfg.out = out;
+    cfg.epochs = 4, cfg.batch = 128, cfg.lr = 2e-3f, cfg.warmup_steps = 0, cfg.threads = 2, cfg.holdout = 0.2;
+    cfg.k = 200, cfg.progress_seconds = 0, cfg.compare_positions = 2000;
+    cfg.screlu = true;
+    TrainReport rep;
+    CHECK_MSG(train_run(&cfg, &rep, NULL, err, sizeof err), "%s", err);
+    CHECK_MSG(rep.last_train_loss < rep.first_train_loss * 0.95, "train loss %.5f -> %.5f", rep.first_train_loss,
+              rep.last_train_loss);
+    CHECK(rep.compared > 100);
+    printf("    SCReLU, quantized vs float on %d positions: mean %.2f cp, max %.1f cp\n", rep.compared,
+           rep.quant_mean_cp, rep.quant_max_cp);
+    CHECK_MSG(rep.quant_mean_cp < SCRELU_QUANT_MEAN_TOLERANCE && rep.quant_max_cp < SCRELU_QUANT_MAX_TOLERANCE,
+              "quantized vs float: mean %.2f cp, max %.1f cp", rep.quant_mean_cp, rep.quant_max_cp);
+    /* the export is a version-2 SCReLU net that loads and writes back the same bytes */
+    unsigned char *file = NULL, *again = NULL;
+    size_t n = 0;
+    CHECK(read_whole(out, &file, &n) && n == NNUE_FILE_SIZE);
+    CHECK_MSG(nnue_load_file(out, err, sizeof err), "%s", err);
+    CHECK(nnue_current_net()->activation == NNUE_ACTIVATION_SCRELU);
+    again = malloc(NNUE_FILE_SIZE);
+    if (file && again && n == NNUE_FILE_SIZE) {
+        nnue_net_write(nnue_current_net(), again);
+        CHECK(file[8] == 2 && file[124] == 1 && !memcmp(file, again, n));
+    }
+    free(file), free(again);
+    nnue_unload();
+    remove(out);
+}
+
+/* A clipped-ReLU net starts an SCReLU model (--init --screlu): its weights are copied unchanged
+ * (with no epochs, the payload is byte for byte the same) and the net becomes SCReLU. An
+ * SCReLU --init net keeps SCReLU without the flag; a clipped-ReLU checkpoint is refused by a
+ * --screlu resume, and an SCReLU run resumes exactly. */
+TEST(train_shapes, screlu_starts_from_a_clipped_relu_net_and_resumes) {
+    char relu[128], sc[128], sc2[128], full[128], part[128], ckpt[128], err[256];
+    shape_path(relu, sizeof relu, "sc-relu");
+    shape_path(sc, sizeof sc, "sc-init");
+    shape_path(sc2, sizeof sc2, "sc-keep");
+    shape_path(full, sizeof full, "sc-full");
+    shape_path(part, sizeof part, "sc-part");
+    shape_path(ckpt, sizeof ckpt, "sc-ckpt");
+    TrainConfig cfg;
+    TrainReport rep;
+    train_config_defaults(&cfg);
+    cfg.data = selfplay_data(), cfg.out = relu;
+    cfg.epochs = 1, cfg.batch = 128, cfg.lr = 2e-3f, cfg.warmup_steps = 0, cfg.threads = 2, cfg.holdout = 0.2;
+    cfg.k = 200, cfg.progress_seconds = 0, cfg.compare_positions = 0;
+    CHECK_MSG(train_run(&cfg, &rep, NULL, err, sizeof err), "%s", err);
+    cfg.init = relu, cfg.out = sc, cfg.epochs = 0, cfg.screlu = true;
+    CHECK_MSG(train_run(&cfg, &rep, NULL, err, sizeof err), "%s", err);
+    unsigned char *a = NULL, *b = NULL;
+    size_t na = 0, nb = 0;
+    CHECK(read_whole(relu, &a, &na) && read_whole(sc, &b, &nb));
+    CHECK_MSG(a && b && na == NNUE_FILE_SIZE && nb == na && a[8] == 1 && b[8] == 2 && b[124] == 1 &&
+                  !memcmp(a + NNUE_HEADER_SIZE, b + NNUE_HEADER_SIZE, na - NNUE_HEADER_SIZE),
+              "the SCReLU start did not copy the clipped-ReLU weights");
+    free(a), free(b);
+    cfg.init = sc, cfg.out = sc2, cfg.screlu = false;
+    CHECK_MSG(train_run(&cfg, &rep, NULL, err, sizeof err), "%s", err);
+    CHECK_MSG(nnue_load_file(sc2, err, sizeof err), "%s", err);
+    CHECK(nnue_current_net()->activation == NNUE_ACTIVATION_SCRELU);
+
+    /* a clipped-ReLU checkpoint, then --screlu asks to resume it */
+    cfg.init = NULL, cfg.out = part, cfg.epochs = 2, cfg.stop_after = 1, cfg.checkpoint = ckpt;
+    CHECK_MSG(train_run(&cfg, &rep, NULL, err, sizeof err), "%s", err);
+    cfg.stop_after = 0, cfg.checkpoint = NULL, cfg.resume = ckpt, cfg.screlu = true;
+    err[0] = 0;
+    CHECK(!train_run(&cfg, &rep, NULL, err, sizeof err));
+    CHECK_MSG(strstr(err, "SCReLU") != NULL && !strchr(err, '\n'), "%s", err);
+    /* an SCReLU run stopped and resumed equals the uninterrupted one */
+    cfg.resume = NULL, cfg.out = full;
+    CHECK_MSG(train_run(&cfg, &rep, NULL, err, sizeof err), "%s", err);
+    cfg.out = part, cfg.stop_after = 1, cfg.checkpoint = ckpt;
+    CHECK_MSG(train_run(&cfg, &rep, NULL, err, sizeof err), "%s", err);
+    cfg.stop_after = 0, cfg.checkpoint = NULL, cfg.resume = ckpt, cfg.screlu = false; /* the checkpoint's */
+    CHECK_MSG(train_run(&cfg, &rep, NULL, err, sizeof err), "%s", err);
+    CHECK(read_whole(full, &a, &na) && read_whole(part, &b, &nb));
+    CHECK_MSG(a && b && na == NNUE_FILE_SIZE && na == nb && a[124] == 1 && !memcmp(a, b, na), "resumed SCReLU run differs");
+    free(a), free(b);
+    nnue_unload();
+    remove(relu), remove(sc), remove(sc2), remove(full), remove(part), remove(ckpt);
+}
+
+/* The backward pass's gradient of the feature biases (through the accumulator activation, L1
+ * and the rest) against central differences of the model's output, for SCReLU and clipped
+ * ReLU, on one sample of a freshly initialized model (its accumulators are the biases, in
+ * [0, 0.5]; lanes within a step of clip's corner are left out). The loss is a function
+ * of the output alone, so dLoss/dbias = dLoss/dcp * dcp/dbias; differences of cp (float, but
+ * far from its last bits) stand in for differences of the loss (too small for float). */
+TEST(train_shapes, screlu_gradient_matches_finite_differences) {
+    Position *pos = malloc(sizeof *pos);
+    CHECK(pos && pos_set_fen(pos, "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4", NULL, 0));
+    if (!pos) return;
+    Record rec;
+    record_encode(&rec, pos, 900, 8, 1, RESULT_DRAW);
+    free(pos);
+    TrainSample s;
+    CHECK(train_sample_from_record(&rec, &s));
+    const TrainTarget t = {200.0f, 1.0f};
+    for (int screlu = 0; screlu < 2; screlu++) {
+        TrainModel m;
+        TrainGrad g;
+        if (!train_model_alloc(&m)) {
+            CHECK(false);
+            return;
+        }
+        m.screlu = screlu;
+        train_model_init(&m, 5);
+        CHECK(train_grad_alloc(&g, &m));
+        train_model_backward(&m, &s, 1, &t, 1.0f, &g);
+        double cp = train_model_forward_cp(&m, &s), pred = 1.0 / (1.0 + exp(-cp / t.k));
+        double dloss_dcp = 2.0 * (pred - train_target(&s, &t)) * pred * (1.0 - pred) / t.k;
+        int checked = 0, bad = 0;
+        double worst = 0;
+        for (int i = 0; i < TM_L1; i++) {
+            float *bias = &m.p[TM_FT_B + i], keep = *bias;
+            const float eps = 1e-2f;
+            if (keep < 2 * eps || keep > 1 - 2 * eps) continue; /* the step would cross clip's corner */
+            *bias = keep + eps;
+            double up = train_model_forward_cp(&m, &s);
+            *bias = keep - eps;
+            double down = train_model_forward_cp(&m, &s);
+            *bias = keep;
+            double numeric = (up - down) / (2.0 * eps), analytic = g.small[TM_FT_B - TM_SMALL + i] / dloss_dcp;
+            if (fabs(numeric) < 0.5) continue; /* under half a centipawn per unit: left to the others */
+            double rel = fabs(analytic - numeric) / fabs(numeric);
+            if (rel > worst) worst = rel;
+            bad += rel > 0.02;
+            checked++;
+        }
+        printf("    %s: %d feature-bias gradients, worst relative difference %.4f\n", screlu ? "SCReLU" : "clipped ReLU",
+               checked, worst);
+        CHECK_MSG(checked >= 64 && bad == 0, "%s: %d of %d gradients off by more than 2%% (worst %.3f)",
+                  screlu ? "SCReLU" : "clipped ReLU", bad, checked, worst);
+        train_grad_free(&g);
+        train_model_free(&m);
+    }
 }
