@@ -459,7 +459,7 @@ static int usage(void) {
     return 2;
 }
 
-static bool parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out) {
+bool parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out) {
     if (!text || !*text || *text == '-') return false;
     char *end;
     errno = 0;

@@ -16,6 +16,7 @@
 #include "movepicker.h"
 #include "random.h"
 #include "threads.h"
+#include "datagen.h"
 #include "train_data.h"
 
 typedef struct {
@@ -276,15 +277,6 @@ static int usage(void) {
     return 2;
 }
 
-static bool parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out) {
-    if (!text || !*text || *text == '-') return false;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno || *end || v < min || v > max) return false;
-    *out = v;
-    return true;
-}
 
 int move_fit_main(int argc, char **argv) {
     MoveFitConfig cfg = {.positions = 30000, .nodes = 1000, .seed = 1, .holdout = 0.1, .threads = 1, .hash_mb = 2,
