@@ -16,7 +16,11 @@
 
 #include "nnue_features.h"
 
-#define NNUE_L1 256 /* accumulator width per perspective */
+/* Accumulator width per perspective. A build for another width (`make NNUE_L1=512`) reads only
+ * nets of that width: the header's dimensions must match. */
+#ifndef NNUE_L1
+#define NNUE_L1 256
+#endif
 #define NNUE_L2 32
 #define NNUE_L3 32
 #define NNUE_OUTPUTS 1
@@ -53,7 +57,7 @@ enum { NNUE_ACTIVATION_CRELU = 0, NNUE_ACTIVATION_SCRELU = 1 };
 #define NNUE_MAX_HIDDEN_SHIFT 16
 #define NNUE_MAX_OUTPUT_DIVISOR 65536
 #define NNUE_MAX_PSQT_WEIGHT (1 << 24)  /* 32 features * 2^24 stays far inside int32 */
-#define NNUE_MAX_BIAS (1 << 28)         /* hidden sums are at most 512*127*128 ~ 2^23 on top */
+#define NNUE_MAX_BIAS (1 << 28)         /* hidden sums are at most 2*NNUE_L1*127*128 ~ 2^24 on top */
 /* Evaluations are clamped to this many centipawns, well below any mate score. */
 #define NNUE_EVAL_LIMIT 20000
 

@@ -18,11 +18,20 @@ enum {
 };
 #define ROUND_UP(n) (((n) + VEC_BYTES - 1) / VEC_BYTES * VEC_BYTES)
 
+/* Lists of input groups hold bytes while every group (and the zero group after the last) fits. */
+#if 2 * NNUE_L1 / 4 < 256
+typedef uint8_t GroupIndex;
+#define GROUP_INDEX_ONES 0x0101010101010101u /* 1 in every entry of eight packed in 64 bits */
+#else
+typedef uint16_t GroupIndex;
+#define GROUP_INDEX_ONES 0x0001000100010001u
+#endif
+
 _Static_assert(NNUE_L3 == HIDDEN, "both hidden affine layers have the same width");
 _Static_assert(GROUP_BYTES % VEC_BYTES == 0, "a group's outputs fill whole vectors");
 _Static_assert(NNUE_L1 % VEC_BYTES == 0, "an accumulator half packs into whole vectors");
 _Static_assert(VEC_I32 % 8 == 0 || 8 % VEC_I32 == 0, "non-zero lists are built 8 lanes at a time");
-_Static_assert(L1_GROUPS < 256, "group lists hold bytes (the zero group included)");
+_Static_assert(L1_GROUPS < (1 << (8 * sizeof(GroupIndex))), "group lists hold every group and the zero group");
 
 /* A weight the vector kernel leaves out (it would break VEC_PAIR_LIMIT), added by plain C. */
 typedef struct {
@@ -47,7 +56,7 @@ struct NnueLayers {
     int32_t out_bias[NNUE_MAX_OUTPUT_BUCKETS];
     int32_t buckets, acc_shift, hidden_shift;
     bool screlu; /* the accumulator's activation is SCReLU */
-    uint8_t nonzero_at[256][8];  /* positions of the set bits of every byte value */
+    GroupIndex nonzero_at[256][8]; /* positions of the set bits of every byte value */
     uint8_t nonzero_count[256]; /* and how many there are */
 };
 
@@ -74,15 +83,18 @@ void nnue_rows_update(int16_t *dst, const int16_t *src, const int16_t *const *ad
 
 /* Appends base + i for every non-zero int32 lane i of v (a 4-byte input group) to list;
  * returns the new length. Writes up to 8 entries past it. */
-static inline int list_nonzero_groups(const NnueLayers *l, uint8_t *list, int n, vec_t v, int base) {
+static inline int list_nonzero_groups(const NnueLayers *l, GroupIndex *list, int n, vec_t v, int base) {
     unsigned mask = vec_nonzero_i32_mask(v);
     for (int b = 0; b < VEC_I32; b += 8) {
         unsigned byte = (mask >> b) & 0xFFu;
-        /* eight positions at once: base + b added to every byte (no carries: all stay below 256) */
-        uint64_t at;
-        memcpy(&at, l->nonzero_at[byte], 8);
-        at += (uint64_t)(base + b) * 0x0101010101010101u;
-        memcpy(list + n, &at, 8);
+        /* eight positions at once: base + b added to every entry (no carries: all stay below
+         * the entry's limit) */
+        for (size_t c = 0; c < sizeof(GroupIndex); c++) {
+            uint64_t at;
+            memcpy(&at, (const uint8_t *)l->nonzero_at[byte] + 8 * c, 8);
+            at += (uint64_t)(base + b) * GROUP_INDEX_ONES;
+            memcpy((uint8_t *)(list + n) + 8 * c, &at, 8);
+        }
         n += l->nonzero_count[byte];
     }
     return n;
@@ -91,7 +103,7 @@ static inline int list_nonzero_groups(const NnueLayers *l, uint8_t *list, int n,
 /* Clipped ReLU (squared with `square`: SCReLU) of both accumulator halves (side to move first)
  * into x, listing the non-zero input groups; returns their count. Called with a constant
  * `square`, so each activation gets its own loop. */
-static inline __attribute__((always_inline)) int pack_halves(const NnueLayers *l, uint8_t *x, uint8_t *list,
+static inline __attribute__((always_inline)) int pack_halves(const NnueLayers *l, uint8_t *x, GroupIndex *list,
                                                              const int16_t *stm_half, const int16_t *other_half,
                                                              const bool square) {
     const int16_t *halves[2] = {stm_half, other_half};
@@ -116,13 +128,13 @@ static inline void pack_hidden(const NnueLayers *l, uint8_t *x, const int32_t *s
 /* out[0..HIDDEN) = bias + W.x over the listed input groups of x (all others zero). Groups
  * are taken two at a time (vec_dot4_pair) by VEC_DOT_SETS independent sums; the list is
  * padded to whole steps with the zero group, whose input bytes in x are zero too. */
-static inline void affine_listed(int32_t *out, const Affine *a, const uint8_t *x, uint8_t *list, int count) {
+static inline void affine_listed(int32_t *out, const Affine *a, const uint8_t *x, GroupIndex *list, int count) {
     /* the moved weights in plain C, as a start to the first sums */
     _Alignas(64) int32_t moved[HIDDEN];
     for (int r = 0; r < GROUP_REGS; r++) vec_store(moved + r * VEC_I32, vec_zero());
     for (int i = 0; i < a->moved_count; i++) moved[a->moved[i].output] += x[a->moved[i].input] * a->moved[i].weight;
 
-    for (int s = 0; s < STEP; s++) list[count + s] = (uint8_t)a->groups;
+    for (int s = 0; s < STEP; s++) list[count + s] = (GroupIndex)a->groups;
     vec_t acc[VEC_DOT_SETS][GROUP_REGS];
     for (int s = 0; s < VEC_DOT_SETS; s++)
         for (int r = 0; r < GROUP_REGS; r++)
@@ -156,7 +168,7 @@ int32_t nnue_layers_propagate(const NnueLayers *l, const int16_t *stm_half, cons
     _Alignas(64) uint8_t x0[ROUND_UP(2 * NNUE_L1 + 4)]; /* + the zero group's input */
     _Alignas(64) uint8_t x1[ROUND_UP(HIDDEN + 4)], x2[ROUND_UP(HIDDEN)];
     _Alignas(64) int32_t s1[ROUND_UP(HIDDEN)], s2[ROUND_UP(HIDDEN)];
-    uint8_t list[LIST_SIZE];
+    GroupIndex list[LIST_SIZE];
     memset(x0 + 2 * NNUE_L1, 0, 4);
     memset(x1 + HIDDEN, 0, 4);
     memset(s1 + HIDDEN, 0, sizeof s1 - HIDDEN * sizeof *s1);
@@ -168,7 +180,7 @@ int32_t nnue_layers_propagate(const NnueLayers *l, const int16_t *stm_half, cons
     affine_listed(s1, l->l1, x0, list, n);
     pack_hidden(l, x1, s1);
     /* L2's input is dense enough that listing its non-zero groups does not pay */
-    for (int i = 0; i < L2_GROUPS; i++) list[i] = (uint8_t)i;
+    for (int i = 0; i < L2_GROUPS; i++) list[i] = (GroupIndex)i;
     affine_listed(s2, l->l2[bucket], x1, list, L2_GROUPS);
     pack_hidden(l, x2, s2);
     return output_dot(x2, l->out[bucket], l->out_bias[bucket]);
@@ -249,7 +261,7 @@ NnueLayers *nnue_layers_build(const NnueNet *net) {
     l->screlu = net->activation == NNUE_ACTIVATION_SCRELU;
     for (int m = 0; m < 256; m++)
         for (int b = 0; b < 8; b++)
-            if (m >> b & 1) l->nonzero_at[m][l->nonzero_count[m]++] = (uint8_t)b;
+            if (m >> b & 1) l->nonzero_at[m][l->nonzero_count[m]++] = (GroupIndex)b;
     return l;
 }
 

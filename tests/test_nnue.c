@@ -843,7 +843,7 @@ TEST(nnue, load_refuses_bad_files_and_keeps_net) {
         case 1: work[0] ^= 0x20; break;
         case 2: put32(work + 8, NNUE_FORMAT_VERSION + 1); reseal(work, NNUE_FILE_SIZE); break;
         case 3: put32(work + 12, 0x12345678); reseal(work, NNUE_FILE_SIZE); break;
-        case 4: put32(work + 20, 512); reseal(work, NNUE_FILE_SIZE); break;
+        case 4: put32(work + 20, 2 * NNUE_L1); reseal(work, NNUE_FILE_SIZE); break;
         case 5: work[53] ^= 0xFF; break;
         case 6: work[NNUE_HEADER_SIZE + 123457] ^= 0x01; break;
         case 7: work[60] ^= 0x01; break;
