@@ -21,11 +21,11 @@ enum {
 /* Lists of input groups hold bytes while every group (and the zero group after the last) fits. */
 #if 2 * NNUE_L1 / 4 < 256
 typedef uint8_t GroupIndex;
-#define GROUP_INDEX_ONES 0x0101010101010101u /* 1 in every entry of eight packed in 64 bits */
 #else
 typedef uint16_t GroupIndex;
-#define GROUP_INDEX_ONES 0x0001000100010001u
 #endif
+/* 1 in every GroupIndex of a 64-bit word: 0x0101...01 for bytes, 0x0001...0001 for 16 bits */
+#define GROUP_INDEX_ONES (UINT64_MAX / (GroupIndex)~(GroupIndex)0)
 
 _Static_assert(NNUE_L3 == HIDDEN, "both hidden affine layers have the same width");
 _Static_assert(GROUP_BYTES % VEC_BYTES == 0, "a group's outputs fill whole vectors");
