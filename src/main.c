@@ -13,6 +13,7 @@
 #include "move_features.h"
 #include "move_fit.h"
 #include "nnue.h"
+#include "nnue_order.h"
 #include "options.h"
 #include "perft.h"
 #include "threads.h"
@@ -35,6 +36,7 @@ static const struct {
     {"bench", bench_main, "bench [DEPTH]            fixed-depth benchmark: Nodes searched, Nodes/second"},
     {"perft", perft_main, "perft N [FEN]            move-path count per root move and in total"},
     {"net-init", net_init_main, "net-init --seed S --out FILE [--psqt-classical]   write a fresh net"},
+    {"net-reorder", net_reorder_main, "net-reorder --net IN --data FILE[,FILE] --out OUT [--positions N]   same net, sparser L1 input"},
     {"nnue-speed", nnue_speed_main, "nnue-speed [--iterations N]   NNUE kernel timings"},
     {"datagen", datagen_main, "datagen --out FILE --games N|--positions N [...]   self-play training data"},
     {"train", train_main, "train --data FILE[,FILE] --out NET [...]   train a net from datagen records"},

@@ -10,7 +10,9 @@
 #include "movegen.h"
 #include "nnue.h"
 #include "nnue_features.h"
+#include "nnue_order.h"
 #include "test.h"
+#include "train_record.h"
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -773,6 +775,133 @@ TEST(nnue, layers_equal_plain_c) {
     printf("    %d comparisons\n", c.compared);
     CHECK_MSG(c.mismatches == 0, "%d of %d differ, first %s", c.mismatches, c.compared, c.first_bad);
     CHECK(c.compared > 10000);
+    nnue_unload();
+}
+
+/* ------------------------------------------------------------------ neuron order */
+
+/* Positions of random games from the playout FENs, as the trainer's samples (side to move's
+ * features first), and the positions themselves. */
+static int random_game_samples(TrainSample *samples, Position **positions, int max) {
+    int n = 0;
+    for (int i = 0; i < PLAYOUT_FEN_COUNT && n < max; i++) {
+        Position *pos = nn_position(playout_fens[i]);
+        Move m;
+        for (int ply = 0; pos && ply < 40 && n < max && random_move(pos, &m); ply++) {
+            pos_make_move(pos, m);
+            TrainSample *s = &samples[n];
+            int feat[NNUE_MAX_ACTIVE];
+            for (int h = 0; h < 2; h++) {
+                s->count = (uint8_t)nnue_active_features(pos, h ? !pos->side : pos->side, feat);
+                for (int k = 0; k < s->count; k++) s->feat[h][k] = (uint16_t)feat[k];
+            }
+            positions[n] = malloc(sizeof *pos);
+            if (positions[n]) memcpy(positions[n], pos, sizeof *pos), n++;
+        }
+        free(pos);
+    }
+    return n;
+}
+
+TEST(nnue, reorder_groups_zeros_and_keeps_evaluations) {
+    enum { MAX_SAMPLES = 300 };
+    TrainSample *samples = calloc(MAX_SAMPLES, sizeof *samples);
+    Position **positions = calloc(MAX_SAMPLES, sizeof *positions);
+    NnueNet *original = nnue_net_alloc(), *reordered = nnue_net_alloc();
+    CHECK(samples && positions && original && reordered);
+    if (!samples || !positions || !original || !reordered) return;
+    rng_state = 9090;
+    int n = random_game_samples(samples, positions, MAX_SAMPLES);
+    CHECK(n == MAX_SAMPLES);
+    /* every neuron 4k+1 is always zero, all others rarely: in the file's order no group of four
+     * is all zero, grouped by the order the four-in-a-row of always-zero neurons are */
+    nnue_net_init_random(original, 41);
+    for (int j = 1; j < NNUE_L1; j += 4) original->ft_biases[j] = -20000;
+    memcpy(reordered, original, sizeof *original);
+    int order[NNUE_L1];
+    CHECK(nnue_sparsity_order(reordered, samples, (size_t)n, order));
+    bool seen[NNUE_L1] = {false};
+    int repeats = 0, zero_groups = 0;
+    for (int j = 0; j < NNUE_L1; j++) {
+        bool valid = order[j] >= 0 && order[j] < NNUE_L1 && !seen[order[j]];
+        repeats += !valid;
+        if (valid) seen[order[j]] = true;
+    }
+    CHECK_MSG(repeats == 0, "the order is not a permutation (%d repeats)", repeats);
+    for (int g = 0; g < NNUE_L1; g += 4)
+        zero_groups += order[g] % 4 == 1 && order[g + 1] % 4 == 1 && order[g + 2] % 4 == 1 && order[g + 3] % 4 == 1;
+    CHECK_MSG(zero_groups == NNUE_L1 / 16, "%d groups of always-zero neurons, want %d", zero_groups, NNUE_L1 / 16);
+    double before = nnue_zero_group_share(original, samples, (size_t)n);
+    nnue_net_reorder(reordered, order);
+    double after = nnue_zero_group_share(reordered, samples, (size_t)n);
+    printf("    all-zero groups %.1f%% -> %.1f%%\n", 100 * before, 100 * after);
+    CHECK(after >= 0.25 && after > before + 0.2);
+    CHECK(memcmp(reordered, original, sizeof *original) != 0);
+
+    /* the same evaluations, through the layers and from scratch */
+    int32_t want[MAX_SAMPLES];
+    char err[200];
+    bool installed = nnue_set_net(original, "original", err, sizeof err);
+    CHECK_MSG(installed, "%s", err);
+    for (int i = 0; i < n; i++) {
+        NnueParts parts;
+        nnue_evaluate_parts(positions[i], &parts);
+        want[i] = parts.hidden_units;
+    }
+    installed = installed && nnue_set_net(reordered, "reordered", err, sizeof err);
+    CHECK_MSG(installed, "%s", err);
+    int differ = 0;
+    for (int i = 0; installed && i < n; i++) {
+        NnueParts parts;
+        nnue_evaluate_parts(positions[i], &parts);
+        differ += parts.hidden_units != want[i];
+    }
+    CHECK_MSG(differ == 0, "%d of %d evaluations differ after the reorder", differ, n);
+    if (!installed) nnue_net_free(reordered);
+    nnue_unload();
+    for (int i = 0; i < n; i++) free(positions[i]);
+    free(positions);
+    free(samples);
+}
+
+TEST(nnue, net_reorder_command_writes_the_same_net) {
+    char net_path[96], data_path[96], out_path[96], err[256];
+    snprintf(net_path, sizeof net_path, "/tmp/squall-nnue-test-%d-order-in.nnue", (int)getpid());
+    snprintf(data_path, sizeof data_path, "/tmp/squall-nnue-test-%d-order.bin", (int)getpid());
+    snprintf(out_path, sizeof out_path, "/tmp/squall-nnue-test-%d-order-out.nnue", (int)getpid());
+    char *init_argv[] = {"net-init", "--seed", "5", "--out", net_path};
+    CHECK(net_init_main(5, init_argv) == 0);
+    /* records of random games (scores and results do not matter to the order) */
+    enum { GAMES = 40 };
+    Position *pos[GAMES] = {NULL};
+    FILE *f = fopen(data_path, "wb");
+    CHECK(f != NULL);
+    rng_state = 777;
+    for (int g = 0; f && g < GAMES; g++) {
+        pos[g] = nn_position(playout_fens[g % PLAYOUT_FEN_COUNT]);
+        Move m;
+        for (int ply = 0; pos[g] && ply < 12 + g % 7 && random_move(pos[g], &m); ply++) {
+            pos_make_move(pos[g], m);
+            Record rec;
+            record_encode(&rec, pos[g], 0, ply, (uint32_t)g, RESULT_DRAW);
+            fwrite(&rec, sizeof rec, 1, f);
+        }
+    }
+    if (f) fclose(f);
+    char *bad_argv[] = {"net-reorder", "--net", net_path, "--data", data_path, "--out", out_path, "--positions", "0"};
+    CHECK(net_reorder_main(9, bad_argv) != 0);
+    CHECK(access(out_path, F_OK) != 0);
+    char *argv[] = {"net-reorder", "--net", net_path, "--data", data_path, "--out", out_path};
+    CHECK(net_reorder_main(7, argv) == 0);
+    int32_t want[GAMES];
+    CHECK_MSG(nnue_load_file(net_path, err, sizeof err), "%s", err);
+    for (int g = 0; g < GAMES; g++) want[g] = pos[g] ? nnue_evaluate(pos[g], NULL) : 0;
+    CHECK_MSG(nnue_load_file(out_path, err, sizeof err), "%s", err);
+    int differ = 0;
+    for (int g = 0; g < GAMES; g++) differ += pos[g] && nnue_evaluate(pos[g], NULL) != want[g];
+    CHECK_MSG(differ == 0, "%d of %d evaluations differ", differ, GAMES);
+    for (int g = 0; g < GAMES; g++) free(pos[g]);
+    remove(net_path), remove(data_path), remove(out_path);
     nnue_unload();
 }
 
