@@ -39,9 +39,10 @@ typedef struct {
     int32_t weight;
 } MovedWeight;
 
-/* One hidden affine layer: input-major weights, w[g * GROUP_BYTES + 4 * o + k] = weight of
- * input 4g+k for output o, with one all-zero group after the last (the padding target of the
- * group lists), minus the moved weights. */
+/* One hidden affine layer: input-major weights, w[g * GROUP_BYTES + 4 * o + k] = weight for
+ * output o of the input at byte 4g+k of the layer's input vector, with one all-zero group after
+ * the last (the padding target of the group lists), minus the moved weights. L1's input bytes are
+ * in the packs' order (vec_packed_source), L2's in order. */
 typedef struct {
     _Alignas(64) int32_t bias[HIDDEN];
     int groups, moved_count;
@@ -101,7 +102,7 @@ static inline int list_nonzero_groups(const NnueLayers *l, GroupIndex *list, int
 }
 
 /* Clipped ReLU (squared with `square`: SCReLU) of both accumulator halves (side to move first)
- * into x, listing the non-zero input groups; returns their count. Called with a constant
+ * into x, in the packs' order (l1_input_neuron), listing the non-zero input groups; returns their count. Called with a constant
  * `square`, so each activation gets its own loop. */
 static inline __attribute__((always_inline)) int pack_halves(const NnueLayers *l, uint8_t *x, GroupIndex *list,
                                                              const int16_t *stm_half, const int16_t *other_half,
@@ -208,8 +209,12 @@ static int move_excess(int8_t *pair, int input, int output, MovedWeight *moved, 
     return n;
 }
 
-/* The layer with weights w[HIDDEN][n_in] (file layout) and biases, laid out as in Affine. */
-static Affine *affine_build(const int8_t *w, const int32_t *bias, int n_in) {
+/* The neuron of the concatenated halves that pack_halves leaves at byte q of L1's input. */
+static int l1_input_neuron(int q) { return q / VEC_BYTES * VEC_BYTES + vec_packed_source(q % VEC_BYTES); }
+
+/* The layer with weights w[HIDDEN][n_in] (file layout) and biases, laid out as in Affine; with
+ * `packed`, input byte q is file input l1_input_neuron(q). */
+static Affine *affine_build(const int8_t *w, const int32_t *bias, int n_in, bool packed) {
     const int groups = n_in / 4;
     size_t bytes = sizeof(Affine) + (size_t)(groups + 1) * GROUP_BYTES;
     Affine *a = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
@@ -225,7 +230,7 @@ static Affine *affine_build(const int8_t *w, const int32_t *bias, int n_in) {
     for (int g = 0; g < groups; g++)
         for (int o = 0; o < HIDDEN; o++) {
             int8_t *dst = a->w + (size_t)g * GROUP_BYTES + 4 * o;
-            for (int k = 0; k < 4; k++) dst[k] = w[(size_t)o * n_in + 4 * g + k];
+            for (int k = 0; k < 4; k++) dst[k] = w[(size_t)o * n_in + (packed ? l1_input_neuron(4 * g + k) : 4 * g + k)];
             for (int k = 0; k < 4; k += 2) a->moved_count = move_excess(dst + k, 4 * g + k, o, moved, a->moved_count);
         }
     /* room was made for the worst case (every weight); keep what is used */
@@ -244,10 +249,10 @@ NnueLayers *nnue_layers_build(const NnueNet *net) {
     if (!l) return NULL;
     memset(l, 0, sizeof *l);
     l->buckets = net->output_buckets;
-    l->l1 = affine_build(&net->l1_weights[0][0], net->l1_biases, 2 * NNUE_L1);
+    l->l1 = affine_build(&net->l1_weights[0][0], net->l1_biases, 2 * NNUE_L1, true);
     bool built = l->l1 != NULL;
     for (int b = 0; b < l->buckets; b++) {
-        l->l2[b] = affine_build(&net->l2_weights[b][0][0], net->l2_biases[b], HIDDEN);
+        l->l2[b] = affine_build(&net->l2_weights[b][0][0], net->l2_biases[b], HIDDEN, false);
         built = built && l->l2[b];
         memcpy(l->out[b], net->out_weights[b], sizeof net->out_weights[b]);
         l->out_bias[b] = net->out_bias[b];

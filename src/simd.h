@@ -12,9 +12,16 @@
  *   vec_add_i16, vec_sub_i16     int16 lanes, wrapping (two's complement)
  *   vec_add_i32, vec_hsum_i32    int32 lanes; the sum of all lanes
  *   vec_nonzero_i32_mask         bit i set when int32 lane i is not zero
- *   vec_pack_clip_i16(a, b, s)   bytes clamp(lane >> s, 0, 127): a's lanes, then b's, in order
- *   vec_pack_clip_i32(a, b, c, d, s)   the same from four int32 vectors
- *   vec_pack_sqclip_i16(a, b, s) bytes (clamp(lane >> s, 0, 127)^2) >> 7, in [0, 126] (SCReLU)
+ *   vec_pack_clip_i16(a, b, s)   bytes clamp(lane >> s, 0, 127) of a's lanes and b's, in the
+ *                                pack order: byte p comes from lane vec_packed_source(p) of
+ *                                (a's lanes, then b's)
+ *   vec_pack_sqclip_i16(a, b, s) bytes (clamp(lane >> s, 0, 127)^2) >> 7, in [0, 126] (SCReLU),
+ *                                in the same order
+ *   vec_packed_source(p)         that order; the x86 packs work 128 bits at a time, and the
+ *                                layers lay their weights out to match it instead of permuting
+ *                                every packed vector back
+ *   vec_pack_clip_i32(a, b, c, d, s)   bytes clamp(lane >> s, 0, 127) of a's lanes, then b's, c's
+ *                                and d's, in order
  *   vec_dot4(acc, x, w)          int32 lane i += dot product of bytes 4i..4i+3 of x (uint8, each
  *                                in [0, 127]) and of w (int8)
  *   vec_dot4_pair(acc, x, w, y, v)   the same for x.w + y.v; without VNNI the two products of
@@ -45,8 +52,7 @@ typedef __m512i vec_t;
 #define VEC_SI(name) _mm512_##name##_si512
 static inline unsigned vec_nonzero_i32_mask(vec_t a) { return _mm512_test_epi32_mask(a, a); }
 static inline int32_t vec_hsum_i32(vec_t a) { return _mm512_reduce_add_epi32(a); }
-/* the packs interleave their inputs per 128-bit lane; these put the lanes back in order */
-#define VEC_PACK16_ORDER(p) _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7), p)
+/* the packs interleave their inputs per 128-bit lane; this puts the lanes back in order */
 #define VEC_PACK32_ORDER(p) \
     _mm512_permutexvar_epi32(_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), p)
 #if defined(__AVX512VNNI__)
@@ -74,7 +80,6 @@ static inline int32_t vec_hsum_i32(vec_t a) {
     s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
     return _mm_cvtsi128_si32(s);
 }
-#define VEC_PACK16_ORDER(p) _mm256_permute4x64_epi64(p, 0xD8)
 #define VEC_PACK32_ORDER(p) _mm256_permutevar8x32_epi32(p, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7))
 #if defined(__AVXVNNI__)
 #define VEC_DPBUSD _mm256_dpbusd_avx_epi32
@@ -101,7 +106,7 @@ static inline vec_t vec_add_i32(vec_t a, vec_t b) { return VEC_OP(add_epi32)(a, 
 static inline vec_t vec_pack_clip_i16(vec_t a, vec_t b, int shift) {
     const __m128i count = _mm_cvtsi32_si128(shift);
     vec_t p = VEC_OP(packs_epi16)(VEC_OP(sra_epi16)(a, count), VEC_OP(sra_epi16)(b, count));
-    return VEC_PACK16_ORDER(VEC_OP(max_epi8)(p, vec_zero()));
+    return VEC_OP(max_epi8)(p, vec_zero());
 }
 /* clamp in int16, square (at most 127^2 = 16129: no overflow), >> 7, then an unsigned pack */
 static inline vec_t vec_sqclip_i16(vec_t a, __m128i count) {
@@ -110,8 +115,10 @@ static inline vec_t vec_sqclip_i16(vec_t a, __m128i count) {
 }
 static inline vec_t vec_pack_sqclip_i16(vec_t a, vec_t b, int shift) {
     const __m128i count = _mm_cvtsi32_si128(shift);
-    return VEC_PACK16_ORDER(VEC_OP(packus_epi16)(vec_sqclip_i16(a, count), vec_sqclip_i16(b, count)));
+    return VEC_OP(packus_epi16)(vec_sqclip_i16(a, count), vec_sqclip_i16(b, count));
 }
+/* each 16-byte lane L of a pack holds a's lanes 8L..8L+7, then b's */
+static inline int vec_packed_source(int p) { return (p & 8 ? VEC_BYTES / 2 : 0) + 8 * (p >> 4) + (p & 7); }
 static inline vec_t vec_pack_clip_i32(vec_t a, vec_t b, vec_t c, vec_t d, int shift) {
     const __m128i count = _mm_cvtsi32_si128(shift);
     vec_t ab = VEC_OP(packs_epi32)(VEC_OP(sra_epi32)(a, count), VEC_OP(sra_epi32)(b, count));
@@ -192,6 +199,7 @@ static inline vec_t vec_pack_sqclip_i16(vec_t a, vec_t b, int shift) {
     for (int i = 0; i < 16; i++) bytes[i] = (uint8_t)lanes[i];
     return vec_load(bytes);
 }
+static inline int vec_packed_source(int p) { return p; } /* in order */
 static inline vec_t vec_pack_clip_i32(vec_t a, vec_t b, vec_t c, vec_t d, int shift) {
     const vec_t clipped[4] = {vec_clip_i32(a, shift), vec_clip_i32(b, shift), vec_clip_i32(c, shift), vec_clip_i32(d, shift)};
     int32_t lanes[16];
