@@ -189,7 +189,7 @@ static int reorder_usage(const char *why) {
 int net_reorder_main(int argc, char **argv) {
     const char *in = NULL, *data_list = NULL, *out = NULL;
     long positions = NNUE_ORDER_DEFAULT_POSITIONS;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) { /* every option takes a value */
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
         if (!value) return reorder_usage("an option lacks its value");
         if (!strcmp(argv[i], "--net")) in = value;
@@ -201,7 +201,6 @@ int net_reorder_main(int argc, char **argv) {
             positions = strtol(value, &end, 10);
             if (errno || *end || positions < 1 || positions > 10000000) return reorder_usage("--positions takes 1..10000000");
         } else return reorder_usage("unknown argument");
-        i++;
     }
     if (!in || !data_list || !out) return reorder_usage("--net, --data and --out are required");
     char err[256];
