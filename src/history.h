@@ -6,11 +6,20 @@
 
 typedef int16_t PieceToHistory[PIECE_NB + 1][SQUARE_NB];
 
+/* Correction history (correction.h): evaluation errors by side to move and a hash of the pawns
+ * or of the material, in 1/256 centipawns. */
+#define CORRECTION_TABLE_BITS 14
+typedef struct {
+    int32_t pawn[COLOR_NB][1 << CORRECTION_TABLE_BITS];
+    int32_t material[COLOR_NB][1 << CORRECTION_TABLE_BITS];
+} CorrectionHistory;
+
 typedef struct {
     int16_t butterfly[COLOR_NB][SQUARE_NB * SQUARE_NB];          /* quiet moves by from/to */
     int16_t capture[PIECE_NB][SQUARE_NB][PIECE_TYPE_NB];          /* captures by mover/to/victim */
     PieceToHistory continuation[PIECE_NB + 1][SQUARE_NB];         /* previous piece/to -> this piece/to */
     Move countermove[PIECE_NB + 1][SQUARE_NB];                    /* refutation of previous piece/to */
+    CorrectionHistory correction;
 } History;
 
 /* Gravity update: entries saturate smoothly at +-max instead of overflowing. */

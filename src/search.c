@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "accumulator.h"
+#include "correction.h"
 #include "evaluate.h"
 #include "history.h"
 #include "move_guesser.h"
@@ -21,6 +22,7 @@
 
 typedef struct {
     int static_eval;                /* SCORE_NONE in check */
+    int raw_eval;                   /* static_eval before correction history; SCORE_NONE in check or lazy */
     bool static_eval_lazy;          /* static_eval is the lazy tier's PSQT value: it only says that this
                                      * node lies far outside its window, so neither the TT nor
                                      * later plies (improving) may take it for an evaluation */
@@ -87,7 +89,8 @@ typedef struct {
     Move move;
     int number;         /* 1 for the first move searched at the node */
     bool quiet, gives_check;
-    int history;        /* butterfly + continuation history of a quiet, else 0 */
+    int history;        /* butterfly + continuation history of a quiet; capture history of a
+                         * capture when capture LMR reads it; else 0 */
 } MoveInfo;
 
 /* Moves searched at the node that did not become its best: they get the malus on a cutoff. */
@@ -199,10 +202,26 @@ static void update_quiet_history(SearchThread *t, Stack *ss, Move m, int bonus) 
     }
 }
 
+/* The piece type a capture takes (a pawn for en passant and for a promotion that takes nothing). */
+static inline int capture_victim(const Position *pos, Move m) {
+    int on_to = pos->board[move_to(m)];
+    return move_kind(m) == MOVE_ENPASSANT || on_to == NO_PIECE ? PAWN : piece_type(on_to);
+}
+
+static inline int16_t *capture_history_entry(SearchThread *t, Move m) {
+    return &t->history->capture[t->pos.board[move_from(m)]][move_to(m)][capture_victim(&t->pos, m)];
+}
+
 static void update_capture_history(SearchThread *t, Move m, int bonus) {
-    int pc = t->pos.board[move_from(m)];
-    int victim = move_kind(m) == MOVE_ENPASSANT ? PAWN : t->pos.board[move_to(m)] == NO_PIECE ? PAWN : piece_type(t->pos.board[move_to(m)]);
-    history_update(&t->history->capture[pc][move_to(m)][victim], bonus, HISTORY_MAX);
+    history_update(capture_history_entry(t, m), bonus, HISTORY_MAX);
+}
+
+/* The evaluation the search works with: the evaluator's, corrected by what searches of similar
+ * positions found (kept clear of mate scores). */
+static inline int corrected_eval(const SearchThread *t, int raw) {
+    if (!CORRECTION_HISTORY) return raw;
+    int v = raw + correction_value(&t->history->correction, &t->pos);
+    return v >= SCORE_MATE_IN_MAX ? SCORE_MATE_IN_MAX - 1 : v <= -SCORE_MATE_IN_MAX ? -SCORE_MATE_IN_MAX + 1 : v;
 }
 
 static void update_on_cutoff(SearchThread *t, Stack *ss, Move best, int depth, const TriedMoves *tried) {
@@ -249,6 +268,7 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta, int ply) {
     if (!in_check) {
         stand_pat = tt_hit && tt.eval != SCORE_NONE ? tt.eval : evaluate_node(t, alpha, beta, &lazy);
         static_eval = lazy ? SCORE_NONE : stand_pat;
+        if (!lazy) stand_pat = corrected_eval(t, stand_pat);
         if (tt_hit && tt_score != SCORE_NONE && (tt.bound & (tt_score > stand_pat ? BOUND_LOWER : BOUND_UPPER))) stand_pat = tt_score;
         if (stand_pat >= beta) return stand_pat;
         if (stand_pat > alpha) alpha = stand_pat;
@@ -342,6 +362,11 @@ static bool futility_prunes_quiets(const SearchNode *n) {
     return n->depth <= FUTILITY_MAX_DEPTH && n->ss->static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * n->depth <= n->alpha;
 }
 
+/* A quiet whose history says it has failed again and again is not worth a look at low depth. */
+static bool history_prunes(const SearchNode *n, const MoveInfo *mi) {
+    return n->depth <= HISTORY_PRUNE_MAX_DEPTH && mi->history < -HISTORY_PRUNE_MARGIN * n->depth;
+}
+
 static bool see_prunes(const Position *pos, const SearchNode *n, const MoveInfo *mi) {
     if (n->depth > SEE_MAX_DEPTH) return false;
     int threshold = mi->quiet ? -SEE_QUIET_MARGIN * n->depth : -SEE_NOISY_MARGIN * n->depth * n->depth;
@@ -399,6 +424,8 @@ static int late_move_reduction(const SearchNode *n, const MoveInfo *mi) {
     if (mi->quiet) {
         r -= mi->history / LMR_HISTORY_DIVISOR;
         if (mi->move == n->ss->killers[0] || mi->move == n->ss->killers[1]) r -= LMR_KILLER;
+    } else if (LMR_CAPTURE_HISTORY_PERCENT) {
+        r -= mi->history * LMR_CAPTURE_HISTORY_PERCENT / (100 * LMR_HISTORY_DIVISOR);
     }
     return r;
 }
@@ -423,7 +450,7 @@ static bool probe_tt(SearchThread *t, SearchNode *n) {
 static void evaluate_position(SearchThread *t, SearchNode *n) {
     Stack *ss = n->ss;
     if (n->in_check) {
-        n->eval = ss->static_eval = SCORE_NONE;
+        n->eval = ss->static_eval = ss->raw_eval = SCORE_NONE;
         ss->static_eval_lazy = false;
         return;
     }
@@ -431,15 +458,28 @@ static void evaluate_position(SearchThread *t, SearchNode *n) {
         n->eval = ss->static_eval; /* same node, already evaluated */
     } else {
         bool lazy = false;
-        ss->static_eval = n->eval = n->tt_hit && n->tt.eval != SCORE_NONE ? n->tt.eval : evaluate_node(t, n->alpha, n->beta, &lazy);
+        int raw = n->tt_hit && n->tt.eval != SCORE_NONE ? n->tt.eval : evaluate_node(t, n->alpha, n->beta, &lazy);
+        ss->raw_eval = lazy ? SCORE_NONE : raw;
+        ss->static_eval = n->eval = lazy ? raw : corrected_eval(t, raw);
         ss->static_eval_lazy = lazy;
         if (n->tt_hit && n->tt_score != SCORE_NONE && (n->tt.bound & (n->tt_score > n->eval ? BOUND_LOWER : BOUND_UPPER)))
             n->eval = n->tt_score;
         if (!n->tt_hit && !lazy)
-            tt_store(t->shared->tt, pos_key(&t->pos), MOVE_NONE, SCORE_NONE, ss->static_eval, -1, BOUND_NONE, n->tt_pv);
+            tt_store(t->shared->tt, pos_key(&t->pos), MOVE_NONE, SCORE_NONE, ss->raw_eval, -1, BOUND_NONE, n->tt_pv);
     }
     int past = exact_static_eval(ss - 2) != SCORE_NONE ? exact_static_eval(ss - 2) : exact_static_eval(ss - 4);
     n->improving = !ss->static_eval_lazy && (past == SCORE_NONE || ss->static_eval > past);
+}
+
+/* A search result teaches the correction history when it is an exact-enough verdict on a quiet
+ * position: not in check, no capture or promotion as best move, no mate, and a bound that says
+ * something about the evaluation (a fail-high above it or a fail-low below it). */
+static bool corrects_evaluation(const SearchNode *n, Move best_move, int best, int bound, const Position *pos) {
+    if (!CORRECTION_HISTORY || n->in_check || n->ss->raw_eval == SCORE_NONE || abs(best) >= SCORE_MATE_IN_MAX) return false;
+    if (best_move && !is_quiet(pos, best_move)) return false;
+    if (bound == BOUND_LOWER && best <= n->ss->static_eval) return false;
+    if (bound == BOUND_UPPER && best >= n->ss->static_eval) return false;
+    return true;
 }
 
 static void update_root_move(SearchThread *t, const SearchNode *n, Move m, int move_number, int score) {
@@ -536,12 +576,15 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         if (mi.quiet)
             mi.history = t->history->butterfly[pos->side][move_from(m) * 64 + move_to(m)] + (ss - 1)->cont[pc][move_to(m)]
                        + (ss - 2)->cont[pc][move_to(m)];
+        else if (LMR_CAPTURE_HISTORY_PERCENT)
+            mi.history = *capture_history_entry(t, m);
 
         if (!n.root && best > -SCORE_MATE_IN_MAX && pos_non_pawn_material(pos, pos->side)) {
             if (mi.quiet && !n.in_check && !mi.gives_check && (late_move_prunes(&n, &mi) || futility_prunes_quiets(&n))) {
                 skip_quiets = true;
                 continue;
             }
+            if (mi.quiet && !n.in_check && !mi.gives_check && history_prunes(&n, &mi)) continue;
             if (see_prunes(pos, &n, &mi)) continue;
         }
 
@@ -592,7 +635,9 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
     if (best >= n.beta && best_move) update_on_cutoff(t, ss, best_move, n.depth, &tried);
     if (!n.excluded && !(n.root && t->pv_index > 0)) {
         int bound = best >= n.beta ? BOUND_LOWER : (n.pv_node && best_move) ? BOUND_EXACT : BOUND_UPPER;
-        tt_store(shared->tt, pos_key(pos), best_move, score_to_tt(best, ply), exact_static_eval(ss), n.depth, bound, n.tt_pv);
+        tt_store(shared->tt, pos_key(pos), best_move, score_to_tt(best, ply), ss->raw_eval, n.depth, bound, n.tt_pv);
+        if (corrects_evaluation(&n, best_move, best, bound, pos))
+            correction_update(&t->history->correction, pos, n.depth, best, ss->raw_eval);
     }
     return best;
 }

@@ -67,6 +67,20 @@
     TUNABLE(LMR_TT_PV, 1, 0, 2, 1)                                                                      \
     TUNABLE(LMR_KILLER, 1, 0, 2, 1)                                                                     \
     TUNABLE(LMR_HISTORY_DIVISOR, 8192, 2048, 16384, 512)                                                \
+    /* captures: less reduction by capture history * percent / (100 * LMR_HISTORY_DIVISOR) (0: off) */\
+    TUNABLE(LMR_CAPTURE_HISTORY_PERCENT, 0, 0, 400, 20)                                                 \
+    /* history pruning: a late quiet with history below -margin * depth is skipped at depth <= max   \
+     * (max 0: off) */                                                                                 \
+    TUNABLE(HISTORY_PRUNE_MAX_DEPTH, 0, 0, 6, 1)                                                        \
+    TUNABLE(HISTORY_PRUNE_MARGIN, 2500, 500, 6000, 250)                                                 \
+    /* correction history (correction.h, 0: off): the evaluation plus a blend of the pawn- and      \
+     * material-keyed errors (pawn share in percent); entries move towards a search result's error  \
+     * with weight min((depth + 1) * per_depth, cap) / 256 and stay within +-limit centipawns */      \
+    TUNABLE(CORRECTION_HISTORY, 0, 0, 1, 1)                                                             \
+    TUNABLE(CORRECTION_PAWN_PERCENT, 60, 0, 100, 10)                                                    \
+    TUNABLE(CORRECTION_WEIGHT_PER_DEPTH, 4, 1, 16, 1)                                                   \
+    TUNABLE(CORRECTION_WEIGHT_CAP, 64, 16, 128, 8)                                                      \
+    TUNABLE(CORRECTION_LIMIT_CP, 100, 30, 300, 15)                                                      \
     /* quiescence: skip captures that cannot reach alpha by this margin, and SEE-losing ones */       \
     TUNABLE(QS_FUTILITY_MARGIN, 150, 50, 300, 12)                                                       \
     TUNABLE(QS_SEE_THRESHOLD, 0, -100, 100, 10)                                                         \
@@ -165,6 +179,7 @@ SEARCH_TUNABLES(SEARCH_PARAM_RANGE_CHECK)
 #undef SEARCH_PARAM_RANGE_CHECK
 
 /* Not tuned: array sizes, a king's exchange value, polling and reporting intervals. */
+#define CORRECTION_WEIGHT_MAX 256 /* correction weights are in 1/256 */
 #define QUIETS_TRACKED_MAX 64     /* quiets tried before a cutoff that get the malus */
 #define CAPTURES_TRACKED_MAX 32
 #define SEE_VALUE_KING 20000  /* more than everything else on the board */
