@@ -13,9 +13,11 @@ enum {
     GROUP_REGS = GROUP_BYTES / VEC_BYTES, /* vectors those weights (and the outputs) fill */
     L1_GROUPS = 2 * NNUE_L1 / 4,
     L2_GROUPS = HIDDEN / 4,
-    STEP = 2 * VEC_DOT_SETS,              /* groups per step of the affine loop: a pair per sum */
+    STEP = 2 * VEC_DOT_SETS,              /* groups per step of the paired loop: a pair per sum */
     LIST_SIZE = L1_GROUPS + 8 + STEP,     /* room for the last table copy and the step padding */
 };
+/* Without VNNI some groups may not share an int16 sum with another (VEC_PAIR_LIMIT). */
+#define SINGLES_POSSIBLE (VEC_PAIR_LIMIT < INT32_MAX)
 #define ROUND_UP(n) (((n) + VEC_BYTES - 1) / VEC_BYTES * VEC_BYTES)
 
 /* Lists of input groups hold bytes while every group (and the zero group after the last) fits. */
@@ -32,21 +34,22 @@ _Static_assert(GROUP_BYTES % VEC_BYTES == 0, "a group's outputs fill whole vecto
 _Static_assert(NNUE_L1 % VEC_BYTES == 0, "an accumulator half packs into whole vectors");
 _Static_assert(VEC_I32 % 8 == 0 || 8 % VEC_I32 == 0, "non-zero lists are built 8 lanes at a time");
 _Static_assert(L1_GROUPS < (1 << (8 * sizeof(GroupIndex))), "group lists hold every group and the zero group");
-
-/* A weight the vector kernel leaves out (it would break VEC_PAIR_LIMIT), added by plain C. */
-typedef struct {
-    uint16_t input, output;
-    int32_t weight;
-} MovedWeight;
+_Static_assert(VEC_I32 <= 32 && 32 % VEC_I32 == 0, "a vector's groups are bits of one single_mask word");
 
 /* One hidden affine layer: input-major weights, w[g * GROUP_BYTES + 4 * o + k] = weight for
  * output o of the input at byte 4g+k of the layer's input vector, with one all-zero group after
- * the last (the padding target of the group lists), minus the moved weights. L1's input bytes are
- * in the packs' order (vec_packed_source), L2's in order. */
+ * the last (the padding target of the paired list). L1's input bytes are in the packs' order
+ * (vec_packed_source), L2's in order.
+ * Groups are summed two at a time in int16 (vec_dot4_pair) unless a weight pair of the group
+ * breaks VEC_PAIR_LIMIT: such a group is "single", bit g % 32 of single_mask[g / 32], and is
+ * summed alone (vec_dot4), which is exact for any weights. */
 typedef struct {
     _Alignas(64) int32_t bias[HIDDEN];
-    int groups, moved_count;
-    MovedWeight *moved;
+    int groups;
+    uint32_t single_mask[(L1_GROUPS + 31) / 32];
+    /* every group in order, as the two lists (dense layers): the paired one padded to whole steps */
+    int dense_pair_count, dense_single_count;
+    GroupIndex dense_pairs[L1_GROUPS + STEP], dense_singles[L1_GROUPS];
     _Alignas(64) int8_t w[];
 } Affine;
 
@@ -82,10 +85,9 @@ void nnue_rows_update(int16_t *dst, const int16_t *src, const int16_t *const *ad
 
 /* ---------------- forward pass ---------------- */
 
-/* Appends base + i for every non-zero int32 lane i of v (a 4-byte input group) to list;
- * returns the new length. Writes up to 8 entries past it. */
-static inline int list_nonzero_groups(const NnueLayers *l, GroupIndex *list, int n, vec_t v, int base) {
-    unsigned mask = vec_nonzero_i32_mask(v);
+/* Appends base + i for every set bit i of mask (bit i: group base + i) to list; returns the new
+ * length. Writes up to 8 entries past it. */
+static inline int list_groups(const NnueLayers *l, GroupIndex *list, int n, unsigned mask, int base) {
     for (int b = 0; b < VEC_I32; b += 8) {
         unsigned byte = (mask >> b) & 0xFFu;
         /* eight positions at once: base + b added to every entry (no carries: all stay below
@@ -101,22 +103,35 @@ static inline int list_nonzero_groups(const NnueLayers *l, GroupIndex *list, int
     return n;
 }
 
+/* The single-group bits of the VEC_I32 groups from base (a multiple of VEC_I32). */
+static inline unsigned single_bits(const Affine *a, int base) {
+    return (unsigned)(a->single_mask[base / 32] >> (base % 32)) & (unsigned)((1ull << VEC_I32) - 1);
+}
+
 /* Clipped ReLU (squared with `square`: SCReLU) of both accumulator halves (side to move first)
- * into x, in the packs' order (l1_input_neuron), listing the non-zero input groups; returns their count. Called with a constant
+ * into x, in the packs' order (l1_input_neuron), listing L1's non-zero input groups: paired ones
+ * in pairs (*n_pairs of them), single ones in singles (*n_singles). Called with a constant
  * `square`, so each activation gets its own loop. */
-static inline __attribute__((always_inline)) int pack_halves(const NnueLayers *l, uint8_t *x, GroupIndex *list,
-                                                             const int16_t *stm_half, const int16_t *other_half,
-                                                             const bool square) {
+static inline __attribute__((always_inline)) void pack_halves(const NnueLayers *l, uint8_t *x, GroupIndex *pairs, int *n_pairs,
+                                                              GroupIndex *singles, int *n_singles, const int16_t *stm_half,
+                                                              const int16_t *other_half, const bool square) {
     const int16_t *halves[2] = {stm_half, other_half};
-    int n = 0;
+    int np = 0, ns = 0;
     for (int h = 0; h < 2; h++)
         for (int i = 0; i < NNUE_L1; i += VEC_BYTES) {
             const vec_t lo = vec_load(halves[h] + i), hi = vec_load(halves[h] + i + VEC_I16);
             vec_t v = square ? vec_pack_sqclip_i16(lo, hi, l->acc_shift) : vec_pack_clip_i16(lo, hi, l->acc_shift);
             vec_store(x + h * NNUE_L1 + i, v);
-            n = list_nonzero_groups(l, list, n, v, (h * NNUE_L1 + i) / 4);
+            const int base = (h * NNUE_L1 + i) / 4;
+            unsigned mask = vec_nonzero_i32_mask(v);
+            if (SINGLES_POSSIBLE) {
+                unsigned single = mask & single_bits(l->l1, base);
+                ns = list_groups(l, singles, ns, single, base);
+                mask &= ~single;
+            }
+            np = list_groups(l, pairs, np, mask, base);
         }
-    return n;
+    *n_pairs = np, *n_singles = ns;
 }
 
 /* Clipped ReLU of HIDDEN int32 sums (s padded with zeros to ROUND_UP(HIDDEN)) into x. */
@@ -126,31 +141,36 @@ static inline void pack_hidden(const NnueLayers *l, uint8_t *x, const int32_t *s
                                            vec_load(s + i + 3 * VEC_I32), l->hidden_shift));
 }
 
-/* out[0..HIDDEN) = bias + W.x over the listed input groups of x (all others zero). Groups
- * are taken two at a time (vec_dot4_pair) by VEC_DOT_SETS independent sums; the list is
- * padded to whole steps with the zero group, whose input bytes in x are zero too. */
-static inline void affine_listed(int32_t *out, const Affine *a, const uint8_t *x, GroupIndex *list, int count) {
-    /* the moved weights in plain C, as a start to the first sums */
-    _Alignas(64) int32_t moved[HIDDEN];
-    for (int r = 0; r < GROUP_REGS; r++) vec_store(moved + r * VEC_I32, vec_zero());
-    for (int i = 0; i < a->moved_count; i++) moved[a->moved[i].output] += x[a->moved[i].input] * a->moved[i].weight;
+/* The input bytes of group g of x in every int32 lane. */
+static inline vec_t group_input(const uint8_t *x, size_t g) {
+    int32_t v;
+    memcpy(&v, x + 4 * g, 4);
+    return vec_set1_i32(v);
+}
 
-    for (int s = 0; s < STEP; s++) list[count + s] = (GroupIndex)a->groups;
+/* out[0..HIDDEN) = bias + W.x over the listed input groups of x (all others zero). Groups of
+ * `pairs` are taken two at a time (vec_dot4_pair) by VEC_DOT_SETS independent sums, and the list
+ * is padded to whole steps with the zero group, whose input bytes in x are zero too; groups of
+ * `singles` are taken one at a time (vec_dot4). */
+static inline void affine_listed(int32_t *out, const Affine *a, const uint8_t *x, const GroupIndex *pairs, int n_pairs,
+                                 const GroupIndex *singles, int n_singles) {
     vec_t acc[VEC_DOT_SETS][GROUP_REGS];
     for (int s = 0; s < VEC_DOT_SETS; s++)
-        for (int r = 0; r < GROUP_REGS; r++)
-            acc[s][r] = s ? vec_zero() : vec_add_i32(vec_load(a->bias + r * VEC_I32), vec_load(moved + r * VEC_I32));
-    for (int i = 0; i < count; i += STEP)
+        for (int r = 0; r < GROUP_REGS; r++) acc[s][r] = s ? vec_zero() : vec_load(a->bias + r * VEC_I32);
+    for (int i = 0; i < n_pairs; i += STEP)
         for (int s = 0; s < VEC_DOT_SETS; s++) {
-            const size_t g = list[i + 2 * s], h = list[i + 2 * s + 1];
-            int32_t xg, xh;
-            memcpy(&xg, x + 4 * g, 4);
-            memcpy(&xh, x + 4 * h, 4);
-            const vec_t in_g = vec_set1_i32(xg), in_h = vec_set1_i32(xh);
+            const size_t g = pairs[i + 2 * s], h = pairs[i + 2 * s + 1];
+            const vec_t in_g = group_input(x, g), in_h = group_input(x, h);
             const int8_t *wg = a->w + g * GROUP_BYTES, *wh = a->w + h * GROUP_BYTES;
             for (int r = 0; r < GROUP_REGS; r++)
                 acc[s][r] = vec_dot4_pair(acc[s][r], in_g, vec_load(wg + r * VEC_BYTES), in_h, vec_load(wh + r * VEC_BYTES));
         }
+    for (int i = 0; SINGLES_POSSIBLE && i < n_singles; i++) {
+        const size_t g = singles[i];
+        const vec_t in_g = group_input(x, g);
+        const int8_t *wg = a->w + g * GROUP_BYTES;
+        for (int r = 0; r < GROUP_REGS; r++) acc[0][r] = vec_dot4(acc[0][r], in_g, vec_load(wg + r * VEC_BYTES));
+    }
     for (int r = 0; r < GROUP_REGS; r++) {
         for (int s = 1; s < VEC_DOT_SETS; s++) acc[0][r] = vec_add_i32(acc[0][r], acc[s][r]);
         vec_store(out + r * VEC_I32, acc[0][r]);
@@ -169,44 +189,45 @@ int32_t nnue_layers_propagate(const NnueLayers *l, const int16_t *stm_half, cons
     _Alignas(64) uint8_t x0[ROUND_UP(2 * NNUE_L1 + 4)]; /* + the zero group's input */
     _Alignas(64) uint8_t x1[ROUND_UP(HIDDEN + 4)], x2[ROUND_UP(HIDDEN)];
     _Alignas(64) int32_t s1[ROUND_UP(HIDDEN)], s2[ROUND_UP(HIDDEN)];
-    GroupIndex list[LIST_SIZE];
+    GroupIndex pairs[LIST_SIZE], singles[LIST_SIZE];
     memset(x0 + 2 * NNUE_L1, 0, 4);
     memset(x1 + HIDDEN, 0, 4);
     memset(s1 + HIDDEN, 0, sizeof s1 - HIDDEN * sizeof *s1);
     memset(s2 + HIDDEN, 0, sizeof s2 - HIDDEN * sizeof *s2);
 
     /* the net's one activation switch per forward pass */
-    int n = l->screlu ? pack_halves(l, x0, list, stm_half, other_half, true)
-                      : pack_halves(l, x0, list, stm_half, other_half, false);
-    affine_listed(s1, l->l1, x0, list, n);
+    int n_pairs, n_singles;
+    if (l->screlu)
+        pack_halves(l, x0, pairs, &n_pairs, singles, &n_singles, stm_half, other_half, true);
+    else
+        pack_halves(l, x0, pairs, &n_pairs, singles, &n_singles, stm_half, other_half, false);
+    for (int s = 0; s < STEP; s++) pairs[n_pairs + s] = (GroupIndex)l->l1->groups;
+    affine_listed(s1, l->l1, x0, pairs, n_pairs, singles, n_singles);
     pack_hidden(l, x1, s1);
     /* L2's input is dense enough that listing its non-zero groups does not pay */
-    for (int i = 0; i < L2_GROUPS; i++) list[i] = (GroupIndex)i;
-    affine_listed(s2, l->l2[bucket], x1, list, L2_GROUPS);
+    const Affine *l2 = l->l2[bucket];
+    affine_listed(s2, l2, x1, l2->dense_pairs, l2->dense_pair_count, l2->dense_singles, l2->dense_single_count);
     pack_hidden(l, x2, s2);
     return output_dot(x2, l->out[bucket], l->out_bias[bucket]);
 }
 
 /* ---------------- building the layout ---------------- */
 
-/* Moves the part of a weight pair (inputs `input`, `input`+1 of `output`) that breaks
- * VEC_PAIR_LIMIT into the moved list: per sign, 127 times the pair's weights of that sign
- * may sum to at most VEC_PAIR_LIMIT. Returns the new list length. */
-static int move_excess(int8_t *pair, int input, int output, MovedWeight *moved, int n) {
+/* Whether the weights of a 4-byte group, w[4 * o + k] for every output o, may be summed in int16
+ * with another group's: per output, per byte pair (2j, 2j+1) and per sign, 127 times the pair's
+ * weights of that sign sum to at most VEC_PAIR_LIMIT. */
+static bool group_pairs_safely(const int8_t *w) {
     const long cap = (long)VEC_PAIR_LIMIT / 127;
-    for (int sign = 1; sign >= -1; sign -= 2) {
-        long over = -cap;
-        for (int k = 0; k < 2; k++) over += pair[k] * sign > 0 ? pair[k] * sign : 0;
-        for (int k = 0; k < 2 && over > 0; k++) {
-            int have = pair[k] * sign;
-            if (have <= 0) continue;
-            int take = have < over ? have : (int)over;
-            pair[k] = (int8_t)(pair[k] - sign * take);
-            moved[n++] = (MovedWeight){(uint16_t)(input + k), (uint16_t)output, sign * take};
-            over -= take;
+    for (int o = 0; o < HIDDEN; o++)
+        for (int k = 0; k < 4; k += 2) {
+            long pos = 0, neg = 0;
+            for (int b = k; b < k + 2; b++) {
+                if (w[4 * o + b] > 0) pos += w[4 * o + b];
+                else neg -= w[4 * o + b];
+            }
+            if (pos > cap || neg > cap) return false;
         }
-    }
-    return n;
+    return true;
 }
 
 /* The neuron of the concatenated halves that pack_halves leaves at byte q of L1's input. */
@@ -218,31 +239,27 @@ static Affine *affine_build(const int8_t *w, const int32_t *bias, int n_in, bool
     const int groups = n_in / 4;
     size_t bytes = sizeof(Affine) + (size_t)(groups + 1) * GROUP_BYTES;
     Affine *a = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
-    MovedWeight *moved = malloc(sizeof *moved * (size_t)n_in * HIDDEN);
-    if (!a || !moved) {
-        free(a), free(moved);
-        return NULL;
-    }
+    if (!a) return NULL;
     memset(a, 0, bytes);
     memcpy(a->bias, bias, sizeof a->bias);
     a->groups = groups;
-    a->moved = moved;
-    for (int g = 0; g < groups; g++)
-        for (int o = 0; o < HIDDEN; o++) {
-            int8_t *dst = a->w + (size_t)g * GROUP_BYTES + 4 * o;
-            for (int k = 0; k < 4; k++) dst[k] = w[(size_t)o * n_in + (packed ? l1_input_neuron(4 * g + k) : 4 * g + k)];
-            for (int k = 0; k < 4; k += 2) a->moved_count = move_excess(dst + k, 4 * g + k, o, moved, a->moved_count);
+    for (int g = 0; g < groups; g++) {
+        int8_t *dst = a->w + (size_t)g * GROUP_BYTES;
+        for (int o = 0; o < HIDDEN; o++)
+            for (int k = 0; k < 4; k++)
+                dst[4 * o + k] = w[(size_t)o * n_in + (packed ? l1_input_neuron(4 * g + k) : 4 * g + k)];
+        if (group_pairs_safely(dst)) {
+            a->dense_pairs[a->dense_pair_count++] = (GroupIndex)g;
+        } else {
+            a->single_mask[g / 32] |= 1u << (g % 32);
+            a->dense_singles[a->dense_single_count++] = (GroupIndex)g;
         }
-    /* room was made for the worst case (every weight); keep what is used */
-    MovedWeight *used = realloc(moved, sizeof *moved * (size_t)(a->moved_count + 1));
-    if (used) a->moved = used;
+    }
+    for (int s = 0; s < STEP; s++) a->dense_pairs[a->dense_pair_count + s] = (GroupIndex)groups;
     return a;
 }
 
-static void affine_free(Affine *a) {
-    if (a) free(a->moved);
-    free(a);
-}
+static void affine_free(Affine *a) { free(a); }
 
 NnueLayers *nnue_layers_build(const NnueNet *net) {
     NnueLayers *l = aligned_alloc(64, (sizeof(NnueLayers) + 63) & ~(size_t)63);

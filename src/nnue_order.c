@@ -10,6 +10,7 @@
 #include "train_record.h"
 
 #define GROUP 4 /* neurons per input group of the first hidden layer */
+#define NNUE_ORDER_SWEEPS 20 /* passes of the local search at most */
 
 /* Zero sets: bit s of zero[j * words + s / 64] set when neuron j's activation is 0 in half-sample s
  * (each sample gives two: its side to move's half and the other's). */
@@ -62,8 +63,9 @@ static long common_zero(const ZeroSets *z, const uint64_t *have, int j) {
 }
 
 /* Without VNNI the kernel adds the two products of each input pair (neurons 2i, 2i+1) in int16,
- * so a pair whose weights of one sign exceed 127 * cap <= INT16_MAX / 2 for some output is partly
- * left to plain C (simd.h: VEC_PAIR_LIMIT). This is what neurons a and b paired would leave. */
+ * so a group with a pair whose weights of one sign exceed 127 * cap <= INT16_MAX / 2 for some
+ * output is summed alone, the slower way (simd.h: VEC_PAIR_LIMIT). This is how far neurons a and
+ * b paired go beyond the cap. */
 static long pair_excess(const NnueNet *net, int a, int b) {
     const long cap = (INT16_MAX / 2) / 127;
     long excess = 0;
@@ -76,8 +78,8 @@ static long pair_excess(const NnueNet *net, int a, int b) {
     return excess;
 }
 
-/* Of the three ways to split a group of four into two pairs, takes the one leaving the least
- * to plain C (the group's zero counts do not depend on it). */
+/* Of the three ways to split a group of four into two pairs, takes the one going least beyond
+ * the pair cap (the group's zero counts do not depend on it). */
 static void pair_group(const NnueNet *net, int *g) {
     static const int splits[3][4] = {{0, 1, 2, 3}, {0, 2, 1, 3}, {0, 3, 1, 2}};
     int best = 0;
@@ -90,6 +92,51 @@ static void pair_group(const NnueNet *net, int *g) {
     int copy[GROUP];
     for (int k = 0; k < GROUP; k++) copy[k] = g[splits[best][k]];
     memcpy(g, copy, sizeof copy);
+}
+
+/* The local search's view of group g: others[(4g + k) * words ...] is the common zero set of the
+ * group's members but its k-th (so a swap is scored with two ANDs), zeros[g] the half-samples in
+ * which the whole group is zero. */
+static void group_update(const ZeroSets *z, const int *order, uint64_t *others, long *zeros, int g) {
+    const size_t words = z->words;
+    for (int k = 0; k < GROUP; k++) {
+        uint64_t *o = others + (size_t)(GROUP * g + k) * words;
+        for (size_t w = 0; w < words; w++) o[w] = ~0ULL;
+        for (int m = 0; m < GROUP; m++)
+            if (m != k)
+                for (size_t w = 0; w < words; w++) o[w] &= z->zero[(size_t)order[GROUP * g + m] * words + w];
+    }
+    zeros[g] = common_zero(z, others + (size_t)GROUP * g * words, order[GROUP * g]);
+}
+
+/* Local search after the greedy grouping, whose last groups are made of what is left: swaps two
+ * neurons of different groups whenever that makes more all-zero groups over the samples, until no
+ * swap does (or NNUE_ORDER_SWEEPS passes). false when out of memory. */
+static bool refine_groups(const ZeroSets *z, int *order) {
+    enum { GROUPS = NNUE_L1 / GROUP };
+    uint64_t *others = malloc((size_t)NNUE_L1 * z->words * sizeof *others);
+    long *zeros = malloc(GROUPS * sizeof *zeros);
+    if (!others || !zeros) return free(others), free(zeros), false;
+    for (int g = 0; g < GROUPS; g++) group_update(z, order, others, zeros, g);
+    for (int sweep = 0; sweep < NNUE_ORDER_SWEEPS; sweep++) {
+        bool improved = false;
+        for (int a = 0; a < NNUE_L1; a++)
+            for (int b = a + GROUP - a % GROUP; b < NNUE_L1; b++) { /* every neuron of a later group */
+                const int ga = a / GROUP, gb = b / GROUP;
+                long after = common_zero(z, others + (size_t)a * z->words, order[b])
+                           + common_zero(z, others + (size_t)b * z->words, order[a]);
+                if (after <= zeros[ga] + zeros[gb]) continue;
+                int t = order[a];
+                order[a] = order[b], order[b] = t;
+                group_update(z, order, others, zeros, ga);
+                group_update(z, order, others, zeros, gb);
+                improved = true;
+            }
+        if (!improved) break;
+    }
+    free(others);
+    free(zeros);
+    return true;
 }
 
 bool nnue_sparsity_order(const NnueNet *net, const TrainSample *samples, size_t count, int *order) {
@@ -122,11 +169,12 @@ bool nnue_sparsity_order(const NnueNet *net, const TrainSample *samples, size_t 
             const uint64_t *b = z.zero + (size_t)pick * z.words;
             for (size_t w = 0; w < z.words; w++) have[w] &= b[w];
         }
-        pair_group(net, order + placed - GROUP);
     }
+    bool ok = refine_groups(&z, order);
+    for (int g = 0; ok && g < NNUE_L1; g += GROUP) pair_group(net, order + g);
     free(have);
     free(z.zero);
-    return true;
+    return ok;
 }
 
 double nnue_zero_group_share(const NnueNet *net, const TrainSample *samples, size_t count) {

@@ -17,8 +17,9 @@
 /* Sample positions net-reorder and the trainer's export take by default. */
 #define NNUE_ORDER_DEFAULT_POSITIONS 10000
 
-/* Greedy grouping over `count` samples: each group starts with the neuron most often zero among
- * those left and takes, three times, the one that keeps the group all zero most often.
+/* Grouping over `count` samples: greedily (each group starts with the neuron most often zero among
+ * those left and takes, three times, the one that keeps the group all zero most often), then a
+ * local search swaps neurons between groups while that makes more all-zero groups.
  * Writes order[j] = old neuron that becomes neuron j (a permutation of 0..NNUE_L1-1).
  * false when out of memory. */
 bool nnue_sparsity_order(const NnueNet *net, const TrainSample *samples, size_t count, int *order);

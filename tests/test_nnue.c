@@ -724,7 +724,7 @@ static void compare_games(Comparison *c) {
 }
 
 /* Hidden weights at the int8 extremes, pair by pair, so that every product pair of maddubs and
- * every sum of two pairs reaches its bound (the cases the vector kernel must leave to plain C). */
+ * every sum of two pairs reaches its bound (the groups the vector kernel must sum alone). */
 static bool install_extreme_net(int pattern) {
     NnueNet *net = nnue_net_alloc();
     if (!net) return false;
