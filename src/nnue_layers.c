@@ -34,22 +34,23 @@ _Static_assert(GROUP_BYTES % VEC_BYTES == 0, "a group's outputs fill whole vecto
 _Static_assert(NNUE_L1 % VEC_BYTES == 0, "an accumulator half packs into whole vectors");
 _Static_assert(VEC_I32 % 8 == 0 || 8 % VEC_I32 == 0, "non-zero lists are built 8 lanes at a time");
 _Static_assert(L1_GROUPS < (1 << (8 * sizeof(GroupIndex))), "group lists hold every group and the zero group");
-_Static_assert(VEC_I32 <= 32 && 32 % VEC_I32 == 0, "a vector's groups are bits of one single_mask word");
+_Static_assert(VEC_I32 <= 32 && 32 % VEC_I32 == 0, "a vector's groups are bits of one paired_mask word");
 
 /* One hidden affine layer: input-major weights, w[g * GROUP_BYTES + 4 * o + k] = weight for
  * output o of the input at byte 4g+k of the layer's input vector, with one all-zero group after
  * the last (the padding target of the paired list). L1's input bytes are in the packs' order
  * (vec_packed_source), L2's in order.
- * Groups are summed two at a time in int16 (vec_dot4_pair) unless a weight pair of the group
- * breaks VEC_PAIR_LIMIT: such a group is "single", bit g % 32 of single_mask[g / 32], and is
- * summed alone (vec_dot4), which is exact for any weights. */
+ * Groups are summed two at a time in int16 (vec_dot4_pair), and listed for that only when
+ * non-zero, unless a weight pair of the group breaks VEC_PAIR_LIMIT: such a group is "single"
+ * and is always summed, alone (vec_dot4, exact for any weights; a zero input adds nothing).
+ * Trained nets have few or none. Bit g % 32 of paired_mask[g / 32]: group g is not single. */
 typedef struct {
     _Alignas(64) int32_t bias[HIDDEN];
     int groups;
-    uint32_t single_mask[(L1_GROUPS + 31) / 32];
-    /* every group in order, as the two lists (dense layers): the paired one padded to whole steps */
-    int dense_pair_count, dense_single_count;
-    GroupIndex dense_pairs[L1_GROUPS + STEP], dense_singles[L1_GROUPS];
+    uint32_t paired_mask[(L1_GROUPS + 31) / 32];
+    int single_count, dense_pair_count;
+    GroupIndex singles[L1_GROUPS];
+    GroupIndex dense_pairs[L1_GROUPS + STEP]; /* every paired group, padded to whole steps (L2) */
     _Alignas(64) int8_t w[];
 } Affine;
 
@@ -103,20 +104,19 @@ static inline int list_groups(const NnueLayers *l, GroupIndex *list, int n, unsi
     return n;
 }
 
-/* The single-group bits of the VEC_I32 groups from base (a multiple of VEC_I32). */
-static inline unsigned single_bits(const Affine *a, int base) {
-    return (unsigned)(a->single_mask[base / 32] >> (base % 32)) & (unsigned)((1ull << VEC_I32) - 1);
+/* The paired-group bits of the VEC_I32 groups from base (a multiple of VEC_I32). */
+static inline unsigned paired_bits(const Affine *a, int base) {
+    return (unsigned)(a->paired_mask[base / 32] >> (base % 32)) & (unsigned)((1ull << VEC_I32) - 1);
 }
 
 /* Clipped ReLU (squared with `square`: SCReLU) of both accumulator halves (side to move first)
- * into x, in the packs' order (l1_input_neuron), listing L1's non-zero input groups: paired ones
- * in pairs (*n_pairs of them), single ones in singles (*n_singles). Called with a constant
- * `square`, so each activation gets its own loop. */
-static inline __attribute__((always_inline)) void pack_halves(const NnueLayers *l, uint8_t *x, GroupIndex *pairs, int *n_pairs,
-                                                              GroupIndex *singles, int *n_singles, const int16_t *stm_half,
-                                                              const int16_t *other_half, const bool square) {
+ * into x, in the packs' order (l1_input_neuron), listing L1's non-zero paired input groups;
+ * returns their count. Called with a constant `square`, so each activation gets its own loop. */
+static inline __attribute__((always_inline)) int pack_halves(const NnueLayers *l, uint8_t *x, GroupIndex *pairs,
+                                                             const int16_t *stm_half, const int16_t *other_half,
+                                                             const bool square) {
     const int16_t *halves[2] = {stm_half, other_half};
-    int np = 0, ns = 0;
+    int n = 0;
     for (int h = 0; h < 2; h++)
         for (int i = 0; i < NNUE_L1; i += VEC_BYTES) {
             const vec_t lo = vec_load(halves[h] + i), hi = vec_load(halves[h] + i + VEC_I16);
@@ -124,14 +124,10 @@ static inline __attribute__((always_inline)) void pack_halves(const NnueLayers *
             vec_store(x + h * NNUE_L1 + i, v);
             const int base = (h * NNUE_L1 + i) / 4;
             unsigned mask = vec_nonzero_i32_mask(v);
-            if (SINGLES_POSSIBLE) {
-                unsigned single = mask & single_bits(l->l1, base);
-                ns = list_groups(l, singles, ns, single, base);
-                mask &= ~single;
-            }
-            np = list_groups(l, pairs, np, mask, base);
+            if (SINGLES_POSSIBLE) mask &= paired_bits(l->l1, base);
+            n = list_groups(l, pairs, n, mask, base);
         }
-    *n_pairs = np, *n_singles = ns;
+    return n;
 }
 
 /* Clipped ReLU of HIDDEN int32 sums (s padded with zeros to ROUND_UP(HIDDEN)) into x. */
@@ -148,12 +144,11 @@ static inline vec_t group_input(const uint8_t *x, size_t g) {
     return vec_set1_i32(v);
 }
 
-/* out[0..HIDDEN) = bias + W.x over the listed input groups of x (all others zero). Groups of
- * `pairs` are taken two at a time (vec_dot4_pair) by VEC_DOT_SETS independent sums, and the list
- * is padded to whole steps with the zero group, whose input bytes in x are zero too; groups of
- * `singles` are taken one at a time (vec_dot4). */
-static inline void affine_listed(int32_t *out, const Affine *a, const uint8_t *x, const GroupIndex *pairs, int n_pairs,
-                                 const GroupIndex *singles, int n_singles) {
+/* out[0..HIDDEN) = bias + W.x over the listed paired input groups of x (the other paired ones
+ * zero) and every single group. Groups of `pairs` are taken two at a time (vec_dot4_pair) by
+ * VEC_DOT_SETS independent sums, and the list is padded to whole steps with the zero group, whose
+ * input bytes in x are zero too; single groups are taken one at a time (vec_dot4). */
+static inline void affine_listed(int32_t *out, const Affine *a, const uint8_t *x, const GroupIndex *pairs, int n_pairs) {
     vec_t acc[VEC_DOT_SETS][GROUP_REGS];
     for (int s = 0; s < VEC_DOT_SETS; s++)
         for (int r = 0; r < GROUP_REGS; r++) acc[s][r] = s ? vec_zero() : vec_load(a->bias + r * VEC_I32);
@@ -165,8 +160,8 @@ static inline void affine_listed(int32_t *out, const Affine *a, const uint8_t *x
             for (int r = 0; r < GROUP_REGS; r++)
                 acc[s][r] = vec_dot4_pair(acc[s][r], in_g, vec_load(wg + r * VEC_BYTES), in_h, vec_load(wh + r * VEC_BYTES));
         }
-    for (int i = 0; SINGLES_POSSIBLE && i < n_singles; i++) {
-        const size_t g = singles[i];
+    for (int i = 0; SINGLES_POSSIBLE && i < a->single_count; i++) {
+        const size_t g = a->singles[i];
         const vec_t in_g = group_input(x, g);
         const int8_t *wg = a->w + g * GROUP_BYTES;
         for (int r = 0; r < GROUP_REGS; r++) acc[0][r] = vec_dot4(acc[0][r], in_g, vec_load(wg + r * VEC_BYTES));
@@ -189,24 +184,21 @@ int32_t nnue_layers_propagate(const NnueLayers *l, const int16_t *stm_half, cons
     _Alignas(64) uint8_t x0[ROUND_UP(2 * NNUE_L1 + 4)]; /* + the zero group's input */
     _Alignas(64) uint8_t x1[ROUND_UP(HIDDEN + 4)], x2[ROUND_UP(HIDDEN)];
     _Alignas(64) int32_t s1[ROUND_UP(HIDDEN)], s2[ROUND_UP(HIDDEN)];
-    GroupIndex pairs[LIST_SIZE], singles[LIST_SIZE];
+    GroupIndex pairs[LIST_SIZE];
     memset(x0 + 2 * NNUE_L1, 0, 4);
     memset(x1 + HIDDEN, 0, 4);
     memset(s1 + HIDDEN, 0, sizeof s1 - HIDDEN * sizeof *s1);
     memset(s2 + HIDDEN, 0, sizeof s2 - HIDDEN * sizeof *s2);
 
     /* the net's one activation switch per forward pass */
-    int n_pairs, n_singles;
-    if (l->screlu)
-        pack_halves(l, x0, pairs, &n_pairs, singles, &n_singles, stm_half, other_half, true);
-    else
-        pack_halves(l, x0, pairs, &n_pairs, singles, &n_singles, stm_half, other_half, false);
-    for (int s = 0; s < STEP; s++) pairs[n_pairs + s] = (GroupIndex)l->l1->groups;
-    affine_listed(s1, l->l1, x0, pairs, n_pairs, singles, n_singles);
+    int n = l->screlu ? pack_halves(l, x0, pairs, stm_half, other_half, true)
+                      : pack_halves(l, x0, pairs, stm_half, other_half, false);
+    for (int s = 0; s < STEP; s++) pairs[n + s] = (GroupIndex)l->l1->groups;
+    affine_listed(s1, l->l1, x0, pairs, n);
     pack_hidden(l, x1, s1);
     /* L2's input is dense enough that listing its non-zero groups does not pay */
     const Affine *l2 = l->l2[bucket];
-    affine_listed(s2, l2, x1, l2->dense_pairs, l2->dense_pair_count, l2->dense_singles, l2->dense_single_count);
+    affine_listed(s2, l2, x1, l2->dense_pairs, l2->dense_pair_count);
     pack_hidden(l, x2, s2);
     return output_dot(x2, l->out[bucket], l->out_bias[bucket]);
 }
@@ -249,10 +241,10 @@ static Affine *affine_build(const int8_t *w, const int32_t *bias, int n_in, bool
             for (int k = 0; k < 4; k++)
                 dst[4 * o + k] = w[(size_t)o * n_in + (packed ? l1_input_neuron(4 * g + k) : 4 * g + k)];
         if (group_pairs_safely(dst)) {
+            a->paired_mask[g / 32] |= 1u << (g % 32);
             a->dense_pairs[a->dense_pair_count++] = (GroupIndex)g;
         } else {
-            a->single_mask[g / 32] |= 1u << (g % 32);
-            a->dense_singles[a->dense_single_count++] = (GroupIndex)g;
+            a->singles[a->single_count++] = (GroupIndex)g;
         }
     }
     for (int s = 0; s < STEP; s++) a->dense_pairs[a->dense_pair_count + s] = (GroupIndex)groups;
