@@ -34,7 +34,7 @@ _Static_assert(GROUP_BYTES % VEC_BYTES == 0, "a group's outputs fill whole vecto
 _Static_assert(NNUE_L1 % VEC_BYTES == 0, "an accumulator half packs into whole vectors");
 _Static_assert(VEC_I32 % 8 == 0 || 8 % VEC_I32 == 0, "non-zero lists are built 8 lanes at a time");
 _Static_assert(L1_GROUPS < (1 << (8 * sizeof(GroupIndex))), "group lists hold every group and the zero group");
-_Static_assert(VEC_I32 <= 32 && 32 % VEC_I32 == 0, "a vector's groups are bits of one paired_mask word");
+_Static_assert(VEC_I32 <= 16, "a vector's groups are bits of one paired_bits entry");
 
 /* One hidden affine layer: input-major weights, w[g * GROUP_BYTES + 4 * o + k] = weight for
  * output o of the input at byte 4g+k of the layer's input vector, with one all-zero group after
@@ -43,11 +43,12 @@ _Static_assert(VEC_I32 <= 32 && 32 % VEC_I32 == 0, "a vector's groups are bits o
  * Groups are summed two at a time in int16 (vec_dot4_pair), and listed for that only when
  * non-zero, unless a weight pair of the group breaks VEC_PAIR_LIMIT: such a group is "single"
  * and is always summed, alone (vec_dot4, exact for any weights; a zero input adds nothing).
- * Trained nets have few or none. Bit g % 32 of paired_mask[g / 32]: group g is not single. */
+ * Trained nets have few or none. Bit g % VEC_I32 of paired_bits[g / VEC_I32]: group g is not
+ * single (one entry per packed vector of the layer's input). */
 typedef struct {
     _Alignas(64) int32_t bias[HIDDEN];
     int groups;
-    uint32_t paired_mask[(L1_GROUPS + 31) / 32];
+    uint16_t paired_bits[L1_GROUPS / VEC_I32];
     int single_count, dense_pair_count;
     GroupIndex singles[L1_GROUPS];
     GroupIndex dense_pairs[L1_GROUPS + STEP]; /* every paired group, padded to whole steps (L2) */
@@ -104,11 +105,6 @@ static inline int list_groups(const NnueLayers *l, GroupIndex *list, int n, unsi
     return n;
 }
 
-/* The paired-group bits of the VEC_I32 groups from base (a multiple of VEC_I32). */
-static inline unsigned paired_bits(const Affine *a, int base) {
-    return (unsigned)(a->paired_mask[base / 32] >> (base % 32)) & (unsigned)((1ull << VEC_I32) - 1);
-}
-
 /* Clipped ReLU (squared with `square`: SCReLU) of both accumulator halves (side to move first)
  * into x, in the packs' order (l1_input_neuron), listing L1's non-zero paired input groups;
  * returns their count. Called with a constant `square`, so each activation gets its own loop. */
@@ -124,7 +120,7 @@ static inline __attribute__((always_inline)) int pack_halves(const NnueLayers *l
             vec_store(x + h * NNUE_L1 + i, v);
             const int base = (h * NNUE_L1 + i) / 4;
             unsigned mask = vec_nonzero_i32_mask(v);
-            if (SINGLES_POSSIBLE) mask &= paired_bits(l->l1, base);
+            if (SINGLES_POSSIBLE) mask &= l->l1->paired_bits[base / VEC_I32];
             n = list_groups(l, pairs, n, mask, base);
         }
     return n;
@@ -241,7 +237,7 @@ static Affine *affine_build(const int8_t *w, const int32_t *bias, int n_in, bool
             for (int k = 0; k < 4; k++)
                 dst[4 * o + k] = w[(size_t)o * n_in + (packed ? l1_input_neuron(4 * g + k) : 4 * g + k)];
         if (group_pairs_safely(dst)) {
-            a->paired_mask[g / 32] |= 1u << (g % 32);
+            a->paired_bits[g / VEC_I32] |= (uint16_t)(1u << (g % VEC_I32));
             a->dense_pairs[a->dense_pair_count++] = (GroupIndex)g;
         } else {
             a->singles[a->single_count++] = (GroupIndex)g;
