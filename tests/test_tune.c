@@ -27,20 +27,22 @@ TEST(tune, every_tunable_is_a_spin_option) {
     }
 }
 
-/* A depth-8 search of one middlegame from fresh tables (callable from several threads). */
-static SearchResult search_with(SearchWorker *w, const EngineSettings *settings) {
+/* A search of one middlegame to `depth` from fresh tables (callable from several threads). */
+static SearchResult search_to(SearchWorker *w, const EngineSettings *settings, int depth) {
     SearchResult r = {0};
     Position *pos = malloc(sizeof *pos);
     if (!pos) return r;
     pos_set_fen(pos, "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8", NULL, 0);
     SearchLimits limits;
     search_limits_clear(&limits);
-    limits.depth = 8;
+    limits.depth = depth;
     search_worker_clear(w);
     r = search_worker_run(w, pos, &limits, settings);
     free(pos);
     return r;
 }
+
+static SearchResult search_with(SearchWorker *w, const EngineSettings *settings) { return search_to(w, settings, 8); }
 
 TEST(tune, setting_an_option_changes_the_search) {
     char err[128];
@@ -69,6 +71,34 @@ TEST(tune, setting_an_option_changes_the_search) {
     options_value_text(options_find("LazyMargin"), text, sizeof text);
     CHECK_MSG(!strcmp(text, "250"), "LazyMargin reads %s", text);
     CHECK(options_set("LMR_DIVISOR_PERCENT", "225", err, sizeof err) && options_set("LazyMargin", "300", err, sizeof err));
+}
+
+/* The candidate search features that sit in the table switched off (correction history, history
+ * pruning, capture history in LMR): each one switched on changes the search, which still ends
+ * with a legal move, and the same search again gives the same nodes (the new tables start clear). */
+TEST(tune, candidate_features_switch_on) {
+    /* the switch, and a second setting that makes it act within a short search from clear tables */
+    static const struct {
+        int index, value, index2, value2;
+    } switches[] = {{CORRECTION_HISTORY_INDEX, 1, CORRECTION_HISTORY_INDEX, 1},
+                    {HISTORY_PRUNE_MAX_DEPTH_INDEX, 6, HISTORY_PRUNE_MARGIN_INDEX, 500},
+                    {LMR_CAPTURE_HISTORY_PERCENT_INDEX, 100, LMR_CAPTURE_HISTORY_PERCENT_INDEX, 100}};
+    SearchWorker *w = search_worker_create(8);
+    CHECK(w);
+    if (!w) return;
+    EngineSettings off = ENGINE_SETTINGS_DEFAULT;
+    uint64_t base = search_to(w, &off, 11).nodes;
+    for (size_t i = 0; i < sizeof switches / sizeof switches[0]; i++) {
+        EngineSettings on = ENGINE_SETTINGS_DEFAULT;
+        settings_set_param(&on, switches[i].index, switches[i].value);
+        settings_set_param(&on, switches[i].index2, switches[i].value2);
+        SearchResult r = search_to(w, &on, 11);
+        const char *name = search_tunables[switches[i].index].name;
+        CHECK_MSG(r.nodes != base, "%s on searched the same %llu nodes", name, (unsigned long long)base);
+        CHECK_MSG(r.best != MOVE_NONE, "%s on: no move", name);
+        CHECK_MSG(search_to(w, &on, 11).nodes == r.nodes, "%s on: not reproducible", name);
+    }
+    search_worker_destroy(w);
 }
 
 typedef struct {
