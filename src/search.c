@@ -284,7 +284,7 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta, int ply) {
         if (!in_check) {
             /* a capture that cannot lift us to alpha even with a margin is not worth a look */
             if (move_kind(m) != MOVE_PROMOTION) {
-                int victim = move_kind(m) == MOVE_ENPASSANT ? PAWN : piece_type(pos->board[move_to(m)]);
+                int victim = capture_victim(pos, m);
                 if (stand_pat + QS_FUTILITY_MARGIN + see_piece_value[victim] <= alpha && !pos_gives_check(pos, m)) {
                     if (stand_pat + QS_FUTILITY_MARGIN + see_piece_value[victim] > best)
                         best = stand_pat + QS_FUTILITY_MARGIN + see_piece_value[victim];
@@ -580,11 +580,13 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
             mi.history = *capture_history_entry(t, m);
 
         if (!n.root && best > -SCORE_MATE_IN_MAX && pos_non_pawn_material(pos, pos->side)) {
-            if (mi.quiet && !n.in_check && !mi.gives_check && (late_move_prunes(&n, &mi) || futility_prunes_quiets(&n))) {
-                skip_quiets = true;
-                continue;
+            if (mi.quiet && !n.in_check && !mi.gives_check) {
+                if (late_move_prunes(&n, &mi) || futility_prunes_quiets(&n)) {
+                    skip_quiets = true;
+                    continue;
+                }
+                if (history_prunes(&n, &mi)) continue;
             }
-            if (mi.quiet && !n.in_check && !mi.gives_check && history_prunes(&n, &mi)) continue;
             if (see_prunes(pos, &n, &mi)) continue;
         }
 
