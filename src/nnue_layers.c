@@ -12,7 +12,6 @@ enum {
     GROUP_BYTES = 4 * HIDDEN,             /* one 4-byte input group's weights for every output */
     GROUP_REGS = GROUP_BYTES / VEC_BYTES, /* vectors those weights (and the outputs) fill */
     L1_GROUPS = 2 * NNUE_L1 / 4,
-    L2_GROUPS = HIDDEN / 4,
     STEP = 2 * VEC_DOT_SETS,              /* groups per step of the paired loop: a pair per sum */
     LIST_SIZE = L1_GROUPS + 8 + STEP,     /* room for the last table copy and the step padding */
 };
