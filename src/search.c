@@ -351,6 +351,38 @@ static int try_null_move(SearchThread *t, const SearchNode *n) {
     return verify >= n->beta ? score : SCORE_NONE;
 }
 
+/* ProbCut: a capture whose search to depth - PROBCUT_REDUCTION beats beta by PROBCUT_MARGIN
+ * would very probably beat beta at full depth. Tried only on captures SEE says win at least
+ * that margin over the static evaluation, each verified first by quiescence. Returns the
+ * score that cuts the node, else SCORE_NONE. */
+static int try_probcut(SearchThread *t, const SearchNode *n) {
+    const int probcut_beta = n->beta + PROBCUT_MARGIN, depth = n->depth - PROBCUT_REDUCTION;
+    /* the TT already holds a search about as deep that stays below probcut_beta */
+    if (n->tt_score != SCORE_NONE && n->tt.depth > depth && n->tt_score < probcut_beta) return SCORE_NONE;
+    Position *pos = &t->pos;
+    MovePicker mp;
+    movepicker_init_qsearch(&mp, pos, t->history, n->tt_move && !is_quiet(pos, n->tt_move) ? n->tt_move : MOVE_NONE);
+    Move m;
+    while ((m = movepicker_next(&mp, false)) != MOVE_NONE) {
+        if (!see_at_least(pos, m, probcut_beta - n->eval)) continue;
+        make_move(t, n->ss, m);
+        int score = -qsearch(t, n->ss + 1, -probcut_beta, -probcut_beta + 1, n->ply + 1);
+        if (score >= probcut_beta)
+            score = -search(t, n->ss + 1, -probcut_beta, -probcut_beta + 1, depth, !n->cut_node, n->ply + 1);
+        unmake_move(t);
+        if (stopped(t->shared)) return SCORE_NONE;
+        if (score >= probcut_beta) {
+            tt_store(t->shared->tt, pos_key(pos), m, score_to_tt(score, n->ply), n->ss->raw_eval, depth + 1, BOUND_LOWER, n->tt_pv);
+            return score;
+        }
+    }
+    return SCORE_NONE;
+}
+
+static bool probcut_allowed(const SearchNode *n) {
+    return PROBCUT_MIN_DEPTH && n->depth >= PROBCUT_MIN_DEPTH && abs(n->beta) < SCORE_MATE_IN_MAX;
+}
+
 /* ---------- pruning steps inside the move loop ---------- */
 
 static bool late_move_prunes(const SearchNode *n, const MoveInfo *mi) {
@@ -548,6 +580,10 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         }
         if (null_move_allowed(t, &n)) {
             int score = try_null_move(t, &n);
+            if (score != SCORE_NONE) return score;
+        }
+        if (probcut_allowed(&n)) {
+            int score = try_probcut(t, &n);
             if (score != SCORE_NONE) return score;
         }
     }

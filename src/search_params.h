@@ -73,6 +73,11 @@
      * (max 0: off) */                                                                                 \
     TUNABLE(HISTORY_PRUNE_MAX_DEPTH, 0, 0, 6, 1)                                                        \
     TUNABLE(HISTORY_PRUNE_MARGIN, 2500, 500, 6000, 250)                                                 \
+    /* ProbCut (min depth 0: off): from this depth, a capture that SEE says gains beta + margin - eval \
+     * and whose search, reduced by the reduction, beats beta + margin cuts the node */              \
+    TUNABLE(PROBCUT_MIN_DEPTH, 0, 0, 8, 1)                                                              \
+    TUNABLE(PROBCUT_MARGIN, 200, 80, 400, 15)                                                           \
+    TUNABLE(PROBCUT_REDUCTION, 4, 2, 6, 1)                                                              \
     /* correction history (correction.h, 0: off): the evaluation plus a blend of the pawn- and      \
      * material-keyed errors (pawn share in percent); entries move towards a search result's error  \
      * with weight min((depth + 1) * per_depth, cap) / 256 and stay within +-limit centipawns */      \

@@ -82,7 +82,8 @@ TEST(tune, candidate_features_switch_on) {
         int index, value, index2, value2;
     } switches[] = {{CORRECTION_HISTORY_INDEX, 1, CORRECTION_HISTORY_INDEX, 1},
                     {HISTORY_PRUNE_MAX_DEPTH_INDEX, 6, HISTORY_PRUNE_MARGIN_INDEX, 500},
-                    {LMR_CAPTURE_HISTORY_PERCENT_INDEX, 100, LMR_CAPTURE_HISTORY_PERCENT_INDEX, 100}};
+                    {LMR_CAPTURE_HISTORY_PERCENT_INDEX, 100, LMR_CAPTURE_HISTORY_PERCENT_INDEX, 100},
+                    {PROBCUT_MIN_DEPTH_INDEX, 5, PROBCUT_MIN_DEPTH_INDEX, 5}};
     SearchWorker *w = search_worker_create(8);
     CHECK(w);
     if (!w) return;
