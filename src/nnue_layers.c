@@ -112,7 +112,11 @@ static inline __attribute__((always_inline)) int pack_halves(const NnueLayers *l
                                                              const bool square) {
     const int16_t *halves[2] = {stm_half, other_half};
     int n = 0;
+    /* unrolled, so every vector's offsets and group numbers are constants (gcc, AVX2: about 2 ns
+     * of the forward pass's 107) */
+#pragma GCC unroll 2
     for (int h = 0; h < 2; h++)
+#pragma GCC unroll 16
         for (int i = 0; i < NNUE_L1; i += VEC_BYTES) {
             const vec_t lo = vec_load(halves[h] + i), hi = vec_load(halves[h] + i + VEC_I16);
             vec_t v = square ? vec_pack_sqclip_i16(lo, hi, l->acc_shift) : vec_pack_clip_i16(lo, hi, l->acc_shift);
