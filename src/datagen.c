@@ -451,11 +451,15 @@ int datagen_dump(const char *path, uint64_t limit, FILE *out) {
 
 /* ---------------- command line ---------------- */
 
-static int usage(void) {
-    fprintf(stderr, "usage: squall datagen --out FILE (--games N | --positions N) [--threads T] [--nodes K]\n"
+void datagen_usage(FILE *out) {
+    fprintf(out, "usage: squall datagen --out FILE (--games N | --positions N) [--threads T] [--nodes K]\n"
                     "         [--seed S] [--random-plies P] [--eval classical|nnue] [--evalfile NET] [--hash MB]\n"
                     "         [--progress SECONDS]\n"
                     "       squall datagen --dump FILE [--limit N]   print records and a summary\n");
+}
+
+static int usage(void) {
+    datagen_usage(stderr);
     return 2;
 }
 

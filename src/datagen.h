@@ -75,6 +75,7 @@ void datagen_request_stop(void);
 int datagen_dump(const char *path, uint64_t limit, FILE *out);
 /* `squall datagen ...`; argv[0] is "datagen". */
 int datagen_main(int argc, char **argv);
+void datagen_usage(FILE *out); /* its flags, for `squall datagen --help` */
 /* Command-line count for the tool subcommands (datagen, movefit): decimal, no sign, in
  * [min, max]; false otherwise. */
 bool parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out);

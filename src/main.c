@@ -22,27 +22,31 @@
 #include "version.h"
 
 typedef int (*SubcommandMain)(int argc, char **argv);
+typedef void (*SubcommandUsage)(FILE *out);
 
 static int bench_main(int argc, char **argv);
 static int perft_main(int argc, char **argv);
+static void bench_usage(FILE *out) { fprintf(out, "usage: squall bench [DEPTH 1..64]\n"); }
+static void perft_usage(FILE *out) { fprintf(out, "usage: squall perft DEPTH(1..20) [FEN]\n"); }
 
 /* Subcommands: argv[0] is the subcommand name. A new tool is one line here:
- *   {"name", name_main, "usage line for --help"}, */
+ *   {"name", name_main, name_usage, "line for --help"}; `squall name --help` prints name_usage. */
 static const struct {
     const char *name;
     SubcommandMain run;
+    SubcommandUsage print_usage;
     const char *usage;
 } subcommands[] = {
-    {"bench", bench_main, "bench [DEPTH]            fixed-depth benchmark: Nodes searched, Nodes/second"},
-    {"perft", perft_main, "perft N [FEN]            move-path count per root move and in total"},
-    {"net-init", net_init_main, "net-init --seed S --out FILE [--psqt-classical]   write a fresh net"},
-    {"net-reorder", net_reorder_main, "net-reorder --net IN --data FILE[,FILE] --out OUT [--positions N]   same net, sparser L1 input"},
-    {"nnue-speed", nnue_speed_main, "nnue-speed [--iterations N]   NNUE kernel timings"},
-    {"datagen", datagen_main, "datagen --out FILE --games N|--positions N [...]   self-play training data"},
-    {"train", train_main, "train --data FILE[,FILE] --out NET [...]   train a net from datagen records"},
-    {"tune", tune_main, "tune --openings FILE [...]   SPSA tuning of the search constants (make TUNE=1)"},
-    {"movefeatures", move_features_main, "movefeatures [FEN|startpos] [moves M1 M2 ...]   the move guesser's features"},
-    {"movefit", move_fit_main, "movefit --data FILE[,FILE] [--positions N] [--nodes K] [--out FILE] [...]   fit the move guesser"},
+    {"bench", bench_main, bench_usage, "bench [DEPTH]            fixed-depth benchmark: Nodes searched, Nodes/second"},
+    {"perft", perft_main, perft_usage, "perft N [FEN]            move-path count per root move and in total"},
+    {"net-init", net_init_main, net_init_usage, "net-init --seed S --out FILE [--psqt-classical]   write a fresh net"},
+    {"net-reorder", net_reorder_main, net_reorder_usage, "net-reorder --net IN --data FILE[,FILE] --out OUT [--positions N]   same net, sparser L1 input"},
+    {"nnue-speed", nnue_speed_main, nnue_speed_usage, "nnue-speed [--iterations N]   NNUE kernel timings"},
+    {"datagen", datagen_main, datagen_usage, "datagen --out FILE --games N|--positions N [...]   self-play training data"},
+    {"train", train_main, train_usage, "train --data FILE[,FILE] --out NET [...]   train a net from datagen records"},
+    {"tune", tune_main, tune_usage, "tune --openings FILE [...]   SPSA tuning of the search constants (make TUNE=1)"},
+    {"movefeatures", move_features_main, move_features_usage, "movefeatures [FEN|startpos] [moves M1 M2 ...]   the move guesser's features"},
+    {"movefit", move_fit_main, move_fit_usage, "movefit --data FILE[,FILE] [--positions N] [--nodes K] [--out FILE] [...]   fit the move guesser"},
 };
 
 #define SUBCOMMAND_COUNT ((int)(sizeof subcommands / sizeof subcommands[0]))
@@ -69,7 +73,8 @@ static void print_usage(FILE *out) {
 static int bench_main(int argc, char **argv) {
     long depth = BENCH_DEFAULT_DEPTH;
     if (argc > 2 || (argc == 2 && !parse_long(argv[1], 1, 64, &depth))) {
-        fprintf(stderr, "squall: usage: squall bench [DEPTH 1..64]\n");
+        fputs("squall: ", stderr);
+        bench_usage(stderr);
         return 2;
     }
     FILE *out = io_stream();
@@ -81,7 +86,8 @@ static int bench_main(int argc, char **argv) {
 static int perft_main(int argc, char **argv) {
     long depth;
     if (argc < 2 || !parse_long(argv[1], 1, 20, &depth)) {
-        fprintf(stderr, "squall: usage: squall perft DEPTH(1..20) [FEN]\n");
+        fputs("squall: ", stderr);
+        perft_usage(stderr);
         return 2;
     }
     static Position pos;
@@ -173,6 +179,10 @@ static int run(int argc, char **argv, char **commands) {
         if (batch) {
             fprintf(stderr, "squall: --batch/--command cannot be combined with a subcommand\n");
             return 2;
+        }
+        if (arg + 1 < argc && (!strcmp(argv[arg + 1], "--help") || !strcmp(argv[arg + 1], "-h"))) {
+            subcommands[sub_index].print_usage(stdout);
+            return 0;
         }
     }
 

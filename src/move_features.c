@@ -118,6 +118,8 @@ void move_features_print(const Position *pos, FILE *out) {
     }
 }
 
+void move_features_usage(FILE *out) { fprintf(out, "usage: squall movefeatures [FEN|startpos] [moves M1 M2 ...]\n"); }
+
 int move_features_main(int argc, char **argv) {
     /* the words after the subcommand: a FEN (in one argument or several), then "moves ..." */
     char fen[256] = "";
@@ -136,7 +138,10 @@ int move_features_main(int argc, char **argv) {
     bool ok = game_set(&game, fen[0] && strcmp(fen, "startpos") ? fen : START_FEN, argv + first_move, argc - first_move, err,
                        sizeof err);
     if (ok) move_features_print(&game.pos, stdout);
-    else fprintf(stderr, "movefeatures: %s\nusage: squall movefeatures [FEN|startpos] [moves M1 M2 ...]\n", err);
+    else {
+        fprintf(stderr, "movefeatures: %s\n", err);
+        move_features_usage(stderr);
+    }
     game_free(&game);
     return ok ? 0 : 2;
 }

@@ -48,5 +48,6 @@ void move_features_print(const Position *pos, FILE *out);
 /* squall movefeatures [FEN [moves...]]: the lines above for a position (the start position
  * without a FEN), after the moves given. */
 int move_features_main(int argc, char **argv);
+void move_features_usage(FILE *out); /* for `squall movefeatures --help` */
 
 #endif

@@ -270,10 +270,14 @@ done:
 
 /* ---------------- command line ---------------- */
 
-static int usage(void) {
-    fprintf(stderr, "usage: squall movefit --data FILE[,FILE...] [--positions N] [--nodes K] [--out FILE]\n"
+void move_fit_usage(FILE *out) {
+    fprintf(out, "usage: squall movefit --data FILE[,FILE...] [--positions N] [--nodes K] [--out FILE]\n"
                     "         [--holdout F] [--threads T] [--seed S] [--hash MB] [--iterations I]\n"
                     "         [--label successor|record]\n");
+}
+
+static int usage(void) {
+    move_fit_usage(stderr);
     return 2;
 }
 

@@ -6,6 +6,9 @@
 #ifndef SQUALL_MOVE_FIT_H
 #define SQUALL_MOVE_FIT_H
 
+#include <stdio.h>
+
 int move_fit_main(int argc, char **argv);
+void move_fit_usage(FILE *out); /* its flags, for `squall movefit --help` */
 
 #endif

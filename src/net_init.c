@@ -82,9 +82,13 @@ void nnue_net_init_psqt_classical(NnueNet *net) {
     snprintf(net->description, sizeof net->description, "psqt-classical net-init");
 }
 
-static int usage(void) {
-    fprintf(stderr, "usage: squall net-init --seed S --out FILE [--psqt-classical] [--output-buckets 1|%d] [--screlu] "
+void net_init_usage(FILE *out) {
+    fprintf(out, "usage: squall net-init --seed S --out FILE [--psqt-classical] [--output-buckets 1|%d] [--screlu] "
                     "[--description TEXT]\n", NNUE_MAX_OUTPUT_BUCKETS);
+}
+
+static int usage(void) {
+    net_init_usage(stderr);
     return 2;
 }
 

@@ -171,9 +171,11 @@ int nnue_classical_piece_value(int type, int rel_sq);
 
 /* `squall net-init --seed S --out FILE [--psqt-classical] [--output-buckets B] [--screlu] [--description TEXT]`. */
 int net_init_main(int argc, char **argv);
+void net_init_usage(FILE *out); /* its flags, for `squall net-init --help` */
 /* `squall nnue-speed [--iterations N]`: ns per accumulator update, refresh and forward pass,
  * with the instruction set compiled in. A benchmark, not a test. */
 int nnue_speed_main(int argc, char **argv);
+void nnue_speed_usage(FILE *out);
 
 /* ---- Test and benchmark hooks ---- */
 

@@ -228,9 +228,13 @@ bool nnue_reorder_for_data(NnueNet *net, const TrainData *data, size_t limit, do
 
 /* ---------------- squall net-reorder ---------------- */
 
+void net_reorder_usage(FILE *out) {
+    fprintf(out, "usage: squall net-reorder --net IN --data FILE[,FILE] --out OUT [--positions N]\n");
+}
+
 static int reorder_usage(const char *why) {
-    fprintf(stderr, "net-reorder: %s\nusage: squall net-reorder --net IN --data FILE[,FILE] --out OUT [--positions N]\n",
-            why);
+    fprintf(stderr, "net-reorder: %s\n", why);
+    net_reorder_usage(stderr);
     return 2;
 }
 

@@ -9,6 +9,8 @@
 #ifndef SQUALL_NNUE_ORDER_H
 #define SQUALL_NNUE_ORDER_H
 
+#include <stdio.h>
+
 #include <stddef.h>
 
 #include "nnue.h"
@@ -38,5 +40,6 @@ bool nnue_reorder_for_data(NnueNet *net, const TrainData *data, size_t limit, do
 
 /* `squall net-reorder --net IN --data FILE[,FILE] --out OUT [--positions N]` */
 int net_reorder_main(int argc, char **argv);
+void net_reorder_usage(FILE *out); /* its flags, for `squall net-reorder --help` */
 
 #endif

@@ -99,6 +99,8 @@ static void measure(Position **pos, Accumulator *acc, int iterations, SpeedResul
     sink = s;
 }
 
+void nnue_speed_usage(FILE *out) { fprintf(out, "usage: squall nnue-speed [--iterations N]\n"); }
+
 int nnue_speed_main(int argc, char **argv) {
     int iterations = 200000;
     for (int i = 0; i < argc; i++)

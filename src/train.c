@@ -835,13 +835,17 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
 
 /* ---------------- command line ---------------- */
 
-static int usage(void) {
-    fprintf(stderr,
+void train_usage(FILE *out) {
+    fprintf(out,
             "usage: squall train --data FILE[,FILE...] --out NET [--epochs E] [--stop-after E] [--batch B] [--lr LR]\n"
             "         [--final-lr-ratio R] [--warmup STEPS] [--wd W] [--row-wd W] [--wdl-lambda L] [--k K | --fit-k]\n"
             "         [--holdout F] [--min-ply P] [--threads T] [--seed S] [--resume CKPT] [--checkpoint CKPT] [--init NET]\n"
             "         [--no-factorizer] [--keep-best] [--checks-per-epoch C] [--plateau N [--decay-epochs D]]\n"
             "         [--compare N] [--progress SECONDS] [--output-buckets 1|8] [--screlu]\n");
+}
+
+static int usage(void) {
+    train_usage(stderr);
     return 2;
 }
 

@@ -85,5 +85,6 @@ void train_config_defaults(TrainConfig *cfg);
 bool train_run(const TrainConfig *cfg, TrainReport *report, FILE *log, char *err, size_t err_size);
 /* `squall train ...`; argv[0] is "train". */
 int train_main(int argc, char **argv);
+void train_usage(FILE *out); /* its flags, for `squall train --help` */
 
 #endif

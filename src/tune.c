@@ -13,9 +13,13 @@
 #ifndef SQUALL_TUNE
 #include <stdio.h>
 
+static const char *const tune_build_note = "tune: this build has its search constants compiled in; build the tuner with make TUNE=1\n";
+
+void tune_usage(FILE *out) { fputs(tune_build_note, out); }
+
 int tune_main(int argc, char **argv) {
     (void)argc, (void)argv;
-    fprintf(stderr, "tune: this build has its search constants compiled in; build the tuner with make TUNE=1\n");
+    fputs(tune_build_note, stderr);
     return 2;
 }
 #else
@@ -486,12 +490,16 @@ void tune_print_table_lines(const TuneState *st, FILE *out) {
 
 /* ---------- command line ---------- */
 
-static int usage(void) {
-    fprintf(stderr,
+void tune_usage(FILE *out) {
+    fprintf(out,
             "usage: squall tune --openings FILE [--iterations PAIRS] [--tc BASE+INC | --nodes N] [--threads T]\n"
             "         [--checkpoint FILE] [--stop-after PAIRS] [--params NAME,NAME...] [--seed S] [--hash MB] [--max-plies P]\n"
             "         [--r-end R] [--a-ratio F] [--alpha X] [--gamma X] [--eval classical|nnue] [--evalfile NET]\n"
             "         [--progress SECONDS]\n");
+}
+
+static int usage(void) {
+    tune_usage(stderr);
     return 2;
 }
 

@@ -4,12 +4,14 @@
 #ifndef SQUALL_TUNE_H
 #define SQUALL_TUNE_H
 
+#include <stdio.h>
+
 int tune_main(int argc, char **argv);
+void tune_usage(FILE *out); /* its flags, for `squall tune --help` */
 
 #ifdef SQUALL_TUNE
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "settings.h"
 

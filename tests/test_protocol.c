@@ -525,6 +525,17 @@ TEST(protocol, subcommands_and_bad_arguments) {
     char name_line[128];
     snprintf(name_line, sizeof name_line, "Squall %s\n", squall_version);
     CHECK_MSG(!strncmp(out, name_line, strlen(name_line)), "--help starts with: %.60s", out);
+    /* every subcommand answers --help with its flags on standard output */
+    static const char *const subcommand_names[] = {"bench", "perft", "net-init", "net-reorder", "nnue-speed",
+                                                   "datagen", "train", "tune", "movefeatures", "movefit"};
+    for (size_t i = 0; i < sizeof subcommand_names / sizeof subcommand_names[0]; i++) {
+        const char *sub_help[] = {subcommand_names[i], "--help", NULL};
+        int rc = run_engine(sub_help, NULL, out, sizeof out, READ_TIMEOUT_MS);
+        char expected[64];
+        snprintf(expected, sizeof expected, "squall %s", subcommand_names[i]);
+        CHECK_MSG(rc == 0 && (strstr(out, expected) || (!strcmp(subcommand_names[i], "tune") && strstr(out, "TUNE=1"))),
+                  "'%s --help' exit %d: %.120s", subcommand_names[i], rc, out);
+    }
     const char *version[] = {"--version", NULL};
     CHECK(run_engine(version, NULL, out, sizeof out, READ_TIMEOUT_MS) == 0);
     CHECK_MSG(!strcmp(out, name_line), "--version said: %s", out);
