@@ -175,7 +175,7 @@ void net_init_usage(FILE *out); /* its flags, for `squall net-init --help` */
 /* `squall nnue-speed [--iterations N]`: ns per accumulator update, refresh and forward pass,
  * with the instruction set compiled in. A benchmark, not a test. */
 int nnue_speed_main(int argc, char **argv);
-void nnue_speed_usage(FILE *out);
+void nnue_speed_usage(FILE *out); /* for `squall nnue-speed --help` */
 
 /* ---- Test and benchmark hooks ---- */
 

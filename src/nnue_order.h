@@ -9,9 +9,8 @@
 #ifndef SQUALL_NNUE_ORDER_H
 #define SQUALL_NNUE_ORDER_H
 
-#include <stdio.h>
-
 #include <stddef.h>
+#include <stdio.h>
 
 #include "nnue.h"
 #include "train_data.h"
