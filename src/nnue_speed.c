@@ -90,12 +90,19 @@ static void measure(Position **pos, Accumulator *acc, int iterations, SpeedResul
 
     TIME_BEST(r->refresh_ns, iterations, accumulator_refresh(acc, pos[n % SPEED_FEN_COUNT]));
 
+    /* the forward pass skips all-zero input groups, so its time depends on the position: the
+     * mean over the positions, each with both halves as the side to move in turn */
     int64_t s = 0;
-    Position *p = pos[0];
-    accumulator_refresh(acc, p);
-    const AccumulatorHalf *h = accumulator_halves(acc, p);
-    TIME_BEST(r->propagate_ns, iterations, s += nnue_propagate(h[n & 1].values, h[!(n & 1)].values, 0));
-    TIME_BEST(r->evaluate_ns, iterations, s += nnue_evaluate(p, acc));
+    for (int i = 0; i < SPEED_FEN_COUNT; i++) {
+        Position *p = pos[i];
+        accumulator_refresh(acc, p);
+        const AccumulatorHalf *h = accumulator_halves(acc, p);
+        double propagate, evaluate;
+        TIME_BEST(propagate, iterations, s += nnue_propagate(h[n & 1].values, h[!(n & 1)].values, 0));
+        TIME_BEST(evaluate, iterations, s += nnue_evaluate(p, acc));
+        r->propagate_ns += propagate / SPEED_FEN_COUNT;
+        r->evaluate_ns += evaluate / SPEED_FEN_COUNT;
+    }
     sink = s;
 }
 
@@ -135,7 +142,7 @@ int nnue_speed_main(int argc, char **argv) {
            "sums, lazy catch-up of both halves, unmake); king-move = the same for a king move (one half from\n"
            "the refresh cache, which holds this very board: the best case); make-only = board make+unmake\n"
            "without accumulator; refresh = both halves from scratch; propagate = hidden layers;\n"
-           "evaluate = nnue_evaluate.\n", SPEED_BATCH);
+           "evaluate = nnue_evaluate; each the mean over %d positions.\n", SPEED_BATCH, SPEED_FEN_COUNT);
     for (int i = 0; i < SPEED_FEN_COUNT; i++) free(pos[i]);
     accumulator_destroy(acc);
     return 0;

@@ -770,6 +770,7 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
     int first_epoch = 0;
     tr->model.factorizer = cfg->factorizer;
     tr->target.lambda = cfg->lambda;
+    tr->target.sparsity = cfg->sparsity;
     if (ok && cfg->resume) {
         ok = checkpoint_load(tr, cfg->resume, &first_epoch, err, err_size);
         if (ok && log) fprintf(log, "train: resumed '%s' after epoch %d (step %" PRId64 ", K %.1f)\n", cfg->resume,
@@ -787,10 +788,10 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
     rep->k = tr->target.k;
     if (ok && log)
         fprintf(log, "train: %d epochs, batch %d, lr %.2e -> %.2e (%s), weight decay %.3g (bucketed rows %.3g), "
-                     "lambda %.2f, %d threads, factorizer %s, %d output bucket(s), %s, seed %" PRIu64 "\n",
+                     "lambda %.2f, sparsity %.3g, %d threads, factorizer %s, %d output bucket(s), %s, seed %" PRIu64 "\n",
                 cfg->epochs, cfg->batch, cfg->lr, cfg->lr * cfg->final_lr_ratio,
                 cfg->plateau > 0 ? "stable, then a linear decay once validation stalls" : "cosine", cfg->weight_decay,
-                row_weight_decay(cfg), cfg->lambda, cfg->threads, tr->model.factorizer ? "on" : "off", tr->model.buckets,
+                row_weight_decay(cfg), cfg->lambda, cfg->sparsity, cfg->threads, tr->model.factorizer ? "on" : "off", tr->model.buckets,
                 tr->model.screlu ? "SCReLU" : "clipped ReLU", tr->seed);
     if (ok) ok = train_epochs(tr, first_epoch, rep, log, err, err_size);
     if (ok && rep->epochs_run == 0) { /* nothing trained: still report where the model stands */
@@ -839,9 +840,9 @@ void train_usage(FILE *out) {
     fprintf(out,
             "usage: squall train --data FILE[,FILE...] --out NET [--epochs E] [--stop-after E] [--batch B] [--lr LR]\n"
             "         [--final-lr-ratio R] [--warmup STEPS] [--wd W] [--row-wd W] [--wdl-lambda L] [--k K | --fit-k]\n"
-            "         [--holdout F] [--min-ply P] [--threads T] [--seed S] [--resume CKPT] [--checkpoint CKPT] [--init NET]\n"
-            "         [--no-factorizer] [--keep-best] [--checks-per-epoch C] [--plateau N [--decay-epochs D]]\n"
-            "         [--compare N] [--progress SECONDS] [--output-buckets 1|8] [--screlu]\n");
+            "         [--sparsity S] [--holdout F] [--min-ply P] [--threads T] [--seed S] [--resume CKPT]\n"
+            "         [--checkpoint CKPT] [--init NET] [--no-factorizer] [--keep-best] [--checks-per-epoch C]\n"
+            "         [--plateau N [--decay-epochs D]] [--compare N] [--progress SECONDS] [--output-buckets 1|8] [--screlu]\n");
 }
 
 static int usage(void) {
@@ -887,6 +888,7 @@ int train_main(int argc, char **argv) {
         else if (!strcmp(a, "--wd")) ok = parse_double(v, 0, 1, &x), cfg.weight_decay = (float)x;
         else if (!strcmp(a, "--row-wd")) ok = parse_double(v, 0, 1000, &x), cfg.row_weight_decay = (float)x;
         else if (!strcmp(a, "--wdl-lambda")) ok = parse_double(v, 0, 1, &x), cfg.lambda = (float)x;
+        else if (!strcmp(a, "--sparsity")) ok = parse_double(v, 0, 1, &x), cfg.sparsity = (float)x;
         else if (!strcmp(a, "--k")) ok = parse_double(v, 1, 100000, &x), cfg.k = (float)x;
         else if (!strcmp(a, "--holdout")) ok = parse_double(v, 0, 0.99, &x), cfg.holdout = x;
         else if (!strcmp(a, "--min-ply")) ok = parse_int(v, 0, 65535, &cfg.min_ply);

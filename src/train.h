@@ -38,6 +38,7 @@ typedef struct {
     float row_weight_decay;  /* king-bucketed feature rows; < 0: weight_decay */
     int64_t warmup_steps;
     float lambda;
+    float sparsity;          /* loss weight of the mean accumulator activation (--sparsity; 0: none) */
     float k;                 /* 0: fit K on the training split */
     double holdout;
     int min_ply;             /* training positions of earlier game plies are left out (0: none) */

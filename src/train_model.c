@@ -537,6 +537,14 @@ static void scatter_features(const TrainModel *m, const TrainSample *s, const fl
     }
 }
 
+/* --sparsity: the loss gains weight x mean(x0) per sample, pushing activations to zero, where a
+ * whole 4-input group of zeros lets the engine's forward pass skip that group's weights. */
+static void add_sparsity_gradient(TrainScratch *w, int n, float scaled_weight) {
+    const float d = scaled_weight / (float)(2 * TM_L1);
+    for (int s = 0; s < n; s++)
+        for (int i = 0; i < 2 * TM_L1; i++) w->dx0[s][i] += d;
+}
+
 void train_model_backward(const TrainModel *m, const TrainSample *samples, size_t count, const TrainTarget *t,
                           float grad_scale, TrainGrad *g) {
     TrainScratch *w = g->scratch;
@@ -548,6 +556,7 @@ void train_model_backward(const TrainModel *m, const TrainSample *samples, size_
         for (int s = 0; s < n; s++)
             tail_backward(m, &samples[base + s], t, grad_scale, w->z1[s], psqt[s], w->dz1[s], &w->gy[s], g);
         l1_backward_group(m, w, n, g);
+        if (t->sparsity > 0.0f) add_sparsity_gradient(w, n, t->sparsity * grad_scale);
         for (int s = 0; s < n; s++) scatter_features(m, &samples[base + s], w->acc[s], w->dx0[s], w->gy[s], g);
     }
 }

@@ -126,6 +126,7 @@ typedef struct {
 typedef struct {
     float k;          /* sigmoid scale, centipawns */
     float lambda;     /* weight of the score in the target; 1 - lambda for the result */
+    float sparsity;   /* weight of the mean accumulator activation in the loss (0: none) */
 } TrainTarget;
 
 /* The factorizer row of a real feature index (0..TM_VIRTUAL_ROWS-1). A bucket's king plane

@@ -10,6 +10,7 @@
 #include "board.h"
 #include "datagen.h"
 #include "nnue.h"
+#include "nnue_order.h"
 #include "search.h"
 #include "threads.h"
 #include "test.h"
@@ -560,4 +561,45 @@ TEST(train, datagen_dump_refuses_devices_directories_and_partial_records) {
     CHECK_EQ_U64(datagen_dump(test_data(), 0, null_out), 0);
     fclose(null_out);
     remove(path);
+}
+
+/* Share of all-zero 4-neuron input groups of L1 for the net in `path`, over the test data. */
+static double zero_group_share_of(const char *path) {
+    char err[256];
+    TrainData data;
+    if (!nnue_load_file(path, err, sizeof err) || !train_data_load(&data, test_data(), 0.0, NULL, err, sizeof err))
+        return -1;
+    size_t n = data.count < 2000 ? data.count : 2000;
+    TrainSample *samples = malloc(n * sizeof *samples);
+    for (size_t i = 0; i < n; i++) train_sample_from_record(&data.records[i * data.count / n], &samples[i]);
+    double share = nnue_zero_group_share(nnue_current_net(), samples, n);
+    free(samples);
+    train_data_free(&data);
+    return share;
+}
+
+/* --sparsity charges the loss for the accumulator's activations: the exported net has more
+ * all-zero input groups (what the forward pass skips) than the same run without it. */
+TEST(train, sparsity_term_zeroes_more_input_groups) {
+    char plain[128], sparse[128], err[256];
+    temp_path(plain, sizeof plain, "sparsity-a");
+    temp_path(sparse, sizeof sparse, "sparsity-b");
+    TrainConfig cfg;
+    small_config(&cfg, plain);
+    cfg.epochs = 2;
+    cfg.compare_positions = 0;
+    TrainReport rep;
+    CHECK_MSG(train_run(&cfg, &rep, NULL, err, sizeof err), "%s", err);
+    double loss_plain = rep.last_val_loss;
+    cfg.out = sparse;
+    cfg.sparsity = 0.05f;
+    CHECK_MSG(train_run(&cfg, &rep, NULL, err, sizeof err), "%s", err);
+    double share_plain = zero_group_share_of(plain), share_sparse = zero_group_share_of(sparse);
+    printf("    all-zero input groups: %.1f%% without, %.1f%% with --sparsity 0.05 (validation loss %.5f, %.5f)\n",
+           100 * share_plain, 100 * share_sparse, loss_plain, rep.last_val_loss);
+    CHECK_MSG(share_plain >= 0 && share_sparse > share_plain + 0.05, "zero groups %.3f without, %.3f with",
+              share_plain, share_sparse);
+    CHECK(rep.last_val_loss < 0.25);
+    nnue_unload();
+    remove(plain), remove(sparse);
 }

@@ -397,7 +397,7 @@ TEST(train_shapes, screlu_gradient_matches_finite_differences) {
     free(pos);
     TrainSample s;
     CHECK(train_sample_from_record(&rec, &s));
-    const TrainTarget t = {200.0f, 1.0f};
+    const TrainTarget t = {200.0f, 1.0f, 0.0f};
     for (int screlu = 0; screlu < 2; screlu++) {
         TrainModel m;
         TrainGrad g;
