@@ -290,20 +290,38 @@ static double bucket_spread(const char *path) {
     return spread;
 }
 
-TEST(train, row_weight_decay_pulls_buckets_to_the_shared_rows) {
-    char plain[128], decayed[128], err[256];
-    temp_path(plain, sizeof plain, "rowwd-a");
-    temp_path(decayed, sizeof decayed, "rowwd-b");
+/* Two short runs of the small configuration, the second with `change` applied: nets in
+ * paths[0] and paths[1] (temporary files named after `tag`), the validation losses in loss[0]
+ * and loss[1]. */
+static bool train_with_and_without(const char *tag, void (*change)(TrainConfig *), char paths[2][128],
+                                   double loss[2], char *err, size_t err_size) {
+    char name[64];
+    for (int i = 0; i < 2; i++) snprintf(name, sizeof name, "%s-%c", tag, 'a' + i), temp_path(paths[i], 128, name);
+    const char *plain = paths[0], *changed = paths[1];
     TrainConfig cfg;
     small_config(&cfg, plain);
     cfg.epochs = 2;
     cfg.compare_positions = 0;
     TrainReport rep;
-    CHECK_MSG(train_run(&cfg, &rep, NULL, err, sizeof err), "%s", err);
+    if (!train_run(&cfg, &rep, NULL, err, err_size)) return false;
+    loss[0] = rep.last_val_loss;
+    cfg.out = changed;
+    change(&cfg);
+    if (!train_run(&cfg, &rep, NULL, err, err_size)) return false;
+    loss[1] = rep.last_val_loss;
+    return true;
+}
+
+static void decay_rows_fully(TrainConfig *cfg) {
+    cfg->row_weight_decay = 1.0f / cfg->lr; /* each update starts the touched rows from zero */
+}
+
+TEST(train, row_weight_decay_pulls_buckets_to_the_shared_rows) {
+    char nets[2][128], err[256];
+    double loss[2] = {0, 0};
+    CHECK_MSG(train_with_and_without("rowwd", decay_rows_fully, nets, loss, err, sizeof err), "%s", err);
+    const char *plain = nets[0], *decayed = nets[1];
     double spread_plain = bucket_spread(plain);
-    cfg.out = decayed;
-    cfg.row_weight_decay = 1.0f / cfg.lr; /* each update starts the touched rows from zero */
-    CHECK_MSG(train_run(&cfg, &rep, NULL, err, sizeof err), "%s", err);
     double spread_decayed = bucket_spread(decayed);
     CHECK_MSG(spread_plain > 0 && spread_decayed >= 0 && spread_decayed < spread_plain / 2, "bucket spread %.0f with --row-wd, %.0f without",
               spread_decayed, spread_plain);
@@ -578,28 +596,21 @@ static double zero_group_share_of(const char *path) {
     return share;
 }
 
+static void charge_activations(TrainConfig *cfg) { cfg->sparsity = 0.05f; }
+
 /* --sparsity charges the loss for the accumulator's activations: the exported net has more
  * all-zero input groups (what the forward pass skips) than the same run without it. */
 TEST(train, sparsity_term_zeroes_more_input_groups) {
-    char plain[128], sparse[128], err[256];
-    temp_path(plain, sizeof plain, "sparsity-a");
-    temp_path(sparse, sizeof sparse, "sparsity-b");
-    TrainConfig cfg;
-    small_config(&cfg, plain);
-    cfg.epochs = 2;
-    cfg.compare_positions = 0;
-    TrainReport rep;
-    CHECK_MSG(train_run(&cfg, &rep, NULL, err, sizeof err), "%s", err);
-    double loss_plain = rep.last_val_loss;
-    cfg.out = sparse;
-    cfg.sparsity = 0.05f;
-    CHECK_MSG(train_run(&cfg, &rep, NULL, err, sizeof err), "%s", err);
+    char nets[2][128], err[256];
+    double loss[2] = {0, 0};
+    CHECK_MSG(train_with_and_without("sparsity", charge_activations, nets, loss, err, sizeof err), "%s", err);
+    const char *plain = nets[0], *sparse = nets[1];
     double share_plain = zero_group_share_of(plain), share_sparse = zero_group_share_of(sparse);
     printf("    all-zero input groups: %.1f%% without, %.1f%% with --sparsity 0.05 (validation loss %.5f, %.5f)\n",
-           100 * share_plain, 100 * share_sparse, loss_plain, rep.last_val_loss);
+           100 * share_plain, 100 * share_sparse, loss[0], loss[1]);
     CHECK_MSG(share_plain >= 0 && share_sparse > share_plain + 0.05, "zero groups %.3f without, %.3f with",
               share_plain, share_sparse);
-    CHECK(rep.last_val_loss < 0.25);
+    CHECK(loss[1] < 0.25);
     nnue_unload();
     remove(plain), remove(sparse);
 }
