@@ -209,14 +209,30 @@ void nnue_net_reorder(NnueNet *net, const int *order) {
     }
 }
 
-bool nnue_reorder_for_data(NnueNet *net, const TrainData *data, size_t limit, double *before, double *after) {
+/* Up to `limit` samples spread over the whole set (one record in every count / n); NULL when out
+ * of memory, else the count in *got. */
+static TrainSample *spread_samples(const TrainData *data, size_t limit, size_t *got) {
     size_t n = data->count < limit ? data->count : limit;
     TrainSample *samples = calloc(n ? n : 1, sizeof *samples);
+    *got = 0;
+    for (size_t i = 0; samples && i < n; i++)
+        if (train_sample_from_record(&data->records[i * data->count / n], &samples[*got])) (*got)++;
+    return samples;
+}
+
+double nnue_zero_group_share_on_data(const NnueNet *net, const TrainData *data, size_t limit) {
+    size_t got;
+    TrainSample *samples = spread_samples(data, limit, &got);
+    if (!samples) return -1;
+    double share = nnue_zero_group_share(net, samples, got);
+    free(samples);
+    return share;
+}
+
+bool nnue_reorder_for_data(NnueNet *net, const TrainData *data, size_t limit, double *before, double *after) {
+    size_t got;
+    TrainSample *samples = spread_samples(data, limit, &got);
     if (!samples) return false;
-    size_t got = 0;
-    /* spread over the whole set: one record in every count / n */
-    for (size_t i = 0; i < n; i++)
-        if (train_sample_from_record(&data->records[i * data->count / n], &samples[got])) got++;
     if (before) *before = nnue_zero_group_share(net, samples, got);
     int order[NNUE_L1];
     bool ok = got == 0 || nnue_sparsity_order(net, samples, got, order);

@@ -29,6 +29,9 @@ bool nnue_sparsity_order(const NnueNet *net, const TrainSample *samples, size_t 
  * with the net's current neuron order. */
 double nnue_zero_group_share(const NnueNet *net, const TrainSample *samples, size_t count);
 
+/* The same over up to `limit` records spread evenly over data; -1 when out of memory. */
+double nnue_zero_group_share_on_data(const NnueNet *net, const TrainData *data, size_t limit);
+
 /* Permutes net's neurons: new neuron j is old neuron order[j]. Evaluations are unchanged. */
 void nnue_net_reorder(NnueNet *net, const int *order);
 

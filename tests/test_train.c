@@ -587,11 +587,7 @@ static double zero_group_share_of(const char *path) {
     TrainData data;
     if (!nnue_load_file(path, err, sizeof err) || !train_data_load(&data, test_data(), 0.0, NULL, err, sizeof err))
         return -1;
-    size_t n = data.count < 2000 ? data.count : 2000;
-    TrainSample *samples = malloc(n * sizeof *samples);
-    for (size_t i = 0; i < n; i++) train_sample_from_record(&data.records[i * data.count / n], &samples[i]);
-    double share = nnue_zero_group_share(nnue_current_net(), samples, n);
-    free(samples);
+    double share = nnue_zero_group_share_on_data(nnue_current_net(), &data, 2000);
     train_data_free(&data);
     return share;
 }
