@@ -64,6 +64,7 @@ uint64_t bench_run(int depth, const EngineSettings *settings, FILE *out, int ver
                 evaluate_uses_nnue(settings) ? nnue_net_name() : "");
     Position *pos = malloc(sizeof *pos);
     uint64_t nodes = 0, eval_full = 0, eval_lazy = 0;
+    ReductionStats reductions = {0, 0, 0};
     int64_t start = time_now_ms();
     for (int i = 0; i < count; i++) {
         char err[128];
@@ -78,6 +79,9 @@ uint64_t bench_run(int depth, const EngineSettings *settings, FILE *out, int ver
         nodes += r.nodes;
         eval_full += r.eval_full;
         eval_lazy += r.eval_lazy;
+        reductions.late_moves += r.reductions.late_moves;
+        reductions.reduced += r.reductions.reduced;
+        reductions.plies += r.reductions.plies;
         if (verbose) {
             char mv[8];
             move_to_uci(pos, r.best, mv);
@@ -91,6 +95,10 @@ uint64_t bench_run(int depth, const EngineSettings *settings, FILE *out, int ver
     if (verbose && eval_full + eval_lazy)
         fprintf(out, "Evaluations: %llu full, %llu lazy (%.1f%% lazy)\n", (unsigned long long)eval_full,
                 (unsigned long long)eval_lazy, 100.0 * (double)eval_lazy / (double)(eval_full + eval_lazy));
+    if (verbose && reductions.late_moves)
+        fprintf(out, "Late moves: %llu, %.1f%% reduced, by %.2f plies on average\n",
+                (unsigned long long)reductions.late_moves, 100.0 * (double)reductions.reduced / (double)reductions.late_moves,
+                reductions.reduced ? (double)reductions.plies / (double)reductions.reduced : 0.0);
     fprintf(out, "Nodes searched: %llu\n", (unsigned long long)nodes);
     fprintf(out, "Nodes/second: %llu\n", (unsigned long long)(elapsed > 0 ? nodes * 1000 / (uint64_t)elapsed : nodes * 1000));
     fflush(out);

@@ -60,6 +60,7 @@ struct SearchThread {
     int completed_depth;
     int root_depth;                 /* depth of the iteration in progress */
     EvalStats eval_stats;
+    ReductionStats reductions;
     Move reported_pv[MAX_PLY];      /* the last first line shown, so the final answer can match it */
     int reported_length;
     /* Weakened play: the candidate lines of the last completed iteration, best first. */
@@ -633,10 +634,12 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         make_move(t, ss, m);
         if (pos_key(pos) != key_guess) tt_prefetch(shared->tt, pos_key(pos)); /* castling rights, new ep square */
         int score;
-        if (n.depth >= LMR_MIN_DEPTH && move_count > 1 + n.root && (mi.quiet || !n.tt_pv)) {
+        t->reductions.late_moves += move_count > 1;
+        if (n.depth >= LMR_MIN_DEPTH && move_count > LMR_MIN_MOVES + n.root && (mi.quiet || !n.tt_pv)) {
             int reduced = new_depth - late_move_reduction(&n, &mi);
             if (reduced > new_depth) reduced = new_depth;
             if (reduced < 1) reduced = 1;
+            if (reduced < new_depth) t->reductions.reduced++, t->reductions.plies += (uint64_t)(new_depth - reduced);
             score = -search(t, ss + 1, -n.alpha - 1, -n.alpha, reduced, true, ply + 1);
             if (score > n.alpha && reduced < new_depth) score = -search(t, ss + 1, -n.alpha - 1, -n.alpha, new_depth, !cut_node, ply + 1);
         } else if (!n.pv_node || move_count > 1) {
@@ -771,6 +774,7 @@ void search_setup_root(SearchThread *t, const Position *root, const SearchLimits
     t->nmp_min_ply = 0;
     t->completed_depth = 0;
     t->eval_stats = (EvalStats){0, 0};
+    t->reductions = (ReductionStats){0, 0, 0};
     memset(t->stack_storage, 0, sizeof t->stack_storage);
     for (int i = 0; i < MAX_PLY + 10; i++) {
         t->stack_storage[i].static_eval = SCORE_NONE;
@@ -926,11 +930,16 @@ void search_collect_result(const SearchShared *s, SearchResult *res) {
     res->nodes = total_nodes(s);
 }
 
-void search_collect_eval_stats(const SearchShared *s, SearchResult *res) {
+void search_collect_stats(const SearchShared *s, SearchResult *res) {
     res->eval_full = res->eval_lazy = 0;
+    res->reductions = (ReductionStats){0, 0, 0};
     for (int i = 0; i < s->thread_count; i++) {
-        res->eval_full += s->threads[i]->eval_stats.full;
-        res->eval_lazy += s->threads[i]->eval_stats.lazy;
+        const SearchThread *t = s->threads[i];
+        res->eval_full += t->eval_stats.full;
+        res->eval_lazy += t->eval_stats.lazy;
+        res->reductions.late_moves += t->reductions.late_moves;
+        res->reductions.reduced += t->reductions.reduced;
+        res->reductions.plies += t->reductions.plies;
     }
 }
 

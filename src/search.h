@@ -58,12 +58,19 @@ typedef struct {
     void (*currmove)(int depth, Move move, int number, void *ctx);
 } SearchOutput;
 
+/* How much the late-move reductions cut: moves searched after a node's first, those of them
+ * searched at a reduced depth, and the plies taken off them in all (LMR coverage and magnitude). */
+typedef struct {
+    uint64_t late_moves, reduced, plies;
+} ReductionStats;
+
 /* What a finished search answers. */
 typedef struct {
     Move best, ponder;
     int score, depth;
     uint64_t nodes;
     uint64_t eval_full, eval_lazy; /* evaluator calls: full, and NNUE lazy PSQT exits */
+    ReductionStats reductions;
 } SearchResult;
 
 #endif

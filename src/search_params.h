@@ -57,6 +57,8 @@
     TUNABLE(CHECK_EXTENSION_PLY_PER_DEPTH, 2, 1, 4, 1)                                                  \
     /* late-move reductions: table base + ln(depth) ln(moves) / divisor, then adjustments */          \
     TUNABLE(LMR_MIN_DEPTH, 2, 2, 4, 1)                                                                  \
+    /* moves of a node searched before any is reduced (at the root one more) */                        \
+    TUNABLE(LMR_MIN_MOVES, 1, 1, 8, 1)                                                                  \
     TUNABLE(LMR_BASE_PERCENT, 75, 0, 150, 8)                                                            \
     TUNABLE(LMR_DIVISOR_PERCENT, 225, 150, 350, 10)                                                     \
     TUNABLE(LMR_NOISY_DIVISOR, 2, 1, 4, 1) /* captures take the table value over this */              \

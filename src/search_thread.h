@@ -48,7 +48,7 @@ void search_finish(SearchShared *s);
 /* The answer of a finished search: threads[0]'s best line, the nodes of all threads. Needs
  * only threads[0] to have stopped. */
 void search_collect_result(const SearchShared *s, SearchResult *res);
-/* Once every thread has stopped: the evaluator calls of all. */
-void search_collect_eval_stats(const SearchShared *s, SearchResult *res);
+/* Once every thread has stopped: the evaluator calls and late-move reductions of all. */
+void search_collect_stats(const SearchShared *s, SearchResult *res);
 
 #endif

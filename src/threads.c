@@ -38,7 +38,7 @@ static void run_search(SearchShared *s, const Position *root, SearchResult *res)
     if (s->report && s->output.bestmove) s->output.bestmove(res->best, res->ponder, s->output.ctx);
     for (int i = 1; i < s->thread_count; i++)
         if (started[i]) pthread_join(helpers[i], NULL);
-    search_collect_eval_stats(s, res);
+    search_collect_stats(s, res);
 }
 
 /* The limits a search runs under: those given, and the node budget of a limited strength. */

@@ -102,6 +102,30 @@ TEST(tune, candidate_features_switch_on) {
     search_worker_destroy(w);
 }
 
+static double reduced_share(ReductionStats r) { return r.late_moves ? (double)r.reduced / (double)r.late_moves : 0; }
+static double mean_reduction(ReductionStats r) { return r.reduced ? (double)r.plies / (double)r.reduced : 0; }
+
+/* The reduction statistics of a search (bench's "Late moves" line) follow the two LMR knobs of the
+ * coverage-against-magnitude study: reducing from a later move lowers the share of late moves
+ * reduced; a larger table divisor lowers the plies a reduced move loses. */
+TEST(tune, reduction_stats_follow_coverage_and_magnitude) {
+    SearchWorker *w = search_worker_create(8);
+    CHECK(w);
+    if (!w) return;
+    EngineSettings base = ENGINE_SETTINGS_DEFAULT, later = base, smaller = base;
+    settings_set_param(&later, LMR_MIN_MOVES_INDEX, 5);
+    settings_set_param(&smaller, LMR_DIVISOR_PERCENT_INDEX, 350);
+    ReductionStats b = search_to(w, &base, 10).reductions, l = search_to(w, &later, 10).reductions,
+                   s = search_to(w, &smaller, 10).reductions;
+    CHECK_MSG(b.reduced > 0 && b.reduced < b.late_moves && b.plies >= b.reduced, "late %llu reduced %llu plies %llu",
+              (unsigned long long)b.late_moves, (unsigned long long)b.reduced, (unsigned long long)b.plies);
+    CHECK_MSG(reduced_share(l) < reduced_share(b) - 0.05, "reduced share: from move 6 %.3f, default %.3f",
+              reduced_share(l), reduced_share(b));
+    CHECK_MSG(mean_reduction(s) < mean_reduction(b) - 0.1, "mean reduction: divisor 3.5 %.3f, default %.3f",
+              mean_reduction(s), mean_reduction(b));
+    search_worker_destroy(w);
+}
+
 typedef struct {
     SearchWorker *worker;
     const EngineSettings *settings;
