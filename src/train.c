@@ -500,6 +500,7 @@ void train_config_defaults(TrainConfig *cfg) {
     cfg->final_lr_ratio = TRAIN_DEFAULT_FINAL_LR_RATIO;
     cfg->weight_decay = TRAIN_DEFAULT_WEIGHT_DECAY;
     cfg->row_weight_decay = TRAIN_DEFAULT_ROW_WEIGHT_DECAY;
+    cfg->row_weight_decay_end = -1;
     cfg->warmup_steps = TRAIN_DEFAULT_WARMUP_STEPS;
     cfg->lambda = TRAIN_DEFAULT_LAMBDA;
     cfg->holdout = TRAIN_DEFAULT_HOLDOUT;
@@ -515,6 +516,17 @@ void train_config_defaults(TrainConfig *cfg) {
 /* Decay of the king-bucketed rows: --row-wd, or --wd when it was not given. */
 static float row_weight_decay(const TrainConfig *cfg) {
     return cfg->row_weight_decay >= 0 ? cfg->row_weight_decay : cfg->weight_decay;
+}
+
+/* The row decay at a step with --row-wd-end: it moves from the start value to the end value over
+ * the run, geometrically when both are positive (each halving takes as long), else linearly, so
+ * the king buckets are held to the shared rows early and free to learn their own part late. */
+static float row_weight_decay_at(const TrainConfig *cfg, int64_t step, int64_t total_steps) {
+    float start = row_weight_decay(cfg), end = cfg->row_weight_decay_end;
+    if (end < 0 || total_steps <= 0) return start;
+    double f = step >= total_steps ? 1.0 : (double)step / (double)total_steps;
+    if (start > 0 && end > 0) return (float)(start * pow(end / start, f));
+    return (float)(start + (end - start) * f);
 }
 
 static void shuffle(uint32_t *order, size_t n, uint64_t seed, int epoch) {
@@ -606,7 +618,7 @@ static bool train_epochs(Trainer *tr, int first_epoch, TrainReport *rep, FILE *l
             tr->step++;
             tr->step_decay = adam_step_for(lr, cfg->weight_decay, tr->step);
             tr->step_plain = adam_step_for(lr, 0.0f, tr->step);
-            tr->step_rows = adam_step_for(lr, row_weight_decay(cfg), tr->step);
+            tr->step_rows = adam_step_for(lr, row_weight_decay_at(cfg, tr->step, sched.total_steps), tr->step);
             run_job(tr, JOB_PREPARE);
             run_job(tr, JOB_REFRESH);
             run_job(tr, JOB_BACKWARD);
@@ -787,11 +799,12 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
     }
     rep->k = tr->target.k;
     if (ok && log)
-        fprintf(log, "train: %d epochs, batch %d, lr %.2e -> %.2e (%s), weight decay %.3g (bucketed rows %.3g), "
+        fprintf(log, "train: %d epochs, batch %d, lr %.2e -> %.2e (%s), weight decay %.3g (bucketed rows %.3g%s%.3g), "
                      "lambda %.2f, sparsity %.3g, %d threads, factorizer %s, %d output bucket(s), %s, seed %" PRIu64 "\n",
                 cfg->epochs, cfg->batch, cfg->lr, cfg->lr * cfg->final_lr_ratio,
                 cfg->plateau > 0 ? "stable, then a linear decay once validation stalls" : "cosine", cfg->weight_decay,
-                row_weight_decay(cfg), cfg->lambda, cfg->sparsity, cfg->threads, tr->model.factorizer ? "on" : "off", tr->model.buckets,
+                row_weight_decay(cfg), cfg->row_weight_decay_end >= 0 ? " -> " : "",
+                cfg->row_weight_decay_end >= 0 ? cfg->row_weight_decay_end : 0.0f, cfg->lambda, cfg->sparsity, cfg->threads, tr->model.factorizer ? "on" : "off", tr->model.buckets,
                 tr->model.screlu ? "SCReLU" : "clipped ReLU", tr->seed);
     if (ok) ok = train_epochs(tr, first_epoch, rep, log, err, err_size);
     if (ok && rep->epochs_run == 0) { /* nothing trained: still report where the model stands */
@@ -839,7 +852,7 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
 void train_usage(FILE *out) {
     fprintf(out,
             "usage: squall train --data FILE[,FILE...] --out NET [--epochs E] [--stop-after E] [--batch B] [--lr LR]\n"
-            "         [--final-lr-ratio R] [--warmup STEPS] [--wd W] [--row-wd W] [--wdl-lambda L] [--k K | --fit-k]\n"
+            "         [--final-lr-ratio R] [--warmup STEPS] [--wd W] [--row-wd W] [--row-wd-end W] [--wdl-lambda L] [--k K | --fit-k]\n"
             "         [--sparsity S] [--holdout F] [--min-ply P] [--threads T] [--seed S] [--resume CKPT]\n"
             "         [--checkpoint CKPT] [--init NET] [--no-factorizer] [--keep-best] [--checks-per-epoch C]\n"
             "         [--plateau N [--decay-epochs D]] [--compare N] [--progress SECONDS] [--output-buckets 1|8] [--screlu]\n");
@@ -887,6 +900,7 @@ int train_main(int argc, char **argv) {
         else if (!strcmp(a, "--warmup")) ok = parse_double(v, 0, 1e12, &x), cfg.warmup_steps = (int64_t)x;
         else if (!strcmp(a, "--wd")) ok = parse_double(v, 0, 1, &x), cfg.weight_decay = (float)x;
         else if (!strcmp(a, "--row-wd")) ok = parse_double(v, 0, 1000, &x), cfg.row_weight_decay = (float)x;
+        else if (!strcmp(a, "--row-wd-end")) ok = parse_double(v, 0, 1000, &x), cfg.row_weight_decay_end = (float)x;
         else if (!strcmp(a, "--wdl-lambda")) ok = parse_double(v, 0, 1, &x), cfg.lambda = (float)x;
         else if (!strcmp(a, "--sparsity")) ok = parse_double(v, 0, 1, &x), cfg.sparsity = (float)x;
         else if (!strcmp(a, "--k")) ok = parse_double(v, 1, 100000, &x), cfg.k = (float)x;

@@ -290,11 +290,11 @@ static double bucket_spread(const char *path) {
     return spread;
 }
 
-/* Two short runs of the small configuration, the second with `change` applied: nets in
- * paths[0] and paths[1] (temporary files named after `tag`), the validation losses in loss[0]
- * and loss[1]. */
-static bool train_with_and_without(const char *tag, void (*change)(TrainConfig *), char paths[2][128],
-                                   double loss[2], char *err, size_t err_size) {
+/* Two short runs of the small configuration (with `base` applied when given), the second with
+ * `change` applied too: nets in paths[0] and paths[1] (temporary files named after `tag`), the
+ * validation losses in loss[0] and loss[1]. */
+static bool train_with_and_without(const char *tag, void (*base)(TrainConfig *), void (*change)(TrainConfig *),
+                                   char paths[2][128], double loss[2], char *err, size_t err_size) {
     char name[64];
     for (int i = 0; i < 2; i++) snprintf(name, sizeof name, "%s-%c", tag, 'a' + i), temp_path(paths[i], 128, name);
     const char *plain = paths[0], *changed = paths[1];
@@ -302,6 +302,7 @@ static bool train_with_and_without(const char *tag, void (*change)(TrainConfig *
     small_config(&cfg, plain);
     cfg.epochs = 2;
     cfg.compare_positions = 0;
+    if (base) base(&cfg);
     TrainReport rep;
     if (!train_run(&cfg, &rep, NULL, err, err_size)) return false;
     loss[0] = rep.last_val_loss;
@@ -319,7 +320,7 @@ static void decay_rows_fully(TrainConfig *cfg) {
 TEST(train, row_weight_decay_pulls_buckets_to_the_shared_rows) {
     char nets[2][128], err[256];
     double loss[2] = {0, 0};
-    CHECK_MSG(train_with_and_without("rowwd", decay_rows_fully, nets, loss, err, sizeof err), "%s", err);
+    CHECK_MSG(train_with_and_without("rowwd", NULL, decay_rows_fully, nets, loss, err, sizeof err), "%s", err);
     const char *plain = nets[0], *decayed = nets[1];
     double spread_plain = bucket_spread(plain);
     double spread_decayed = bucket_spread(decayed);
@@ -327,6 +328,23 @@ TEST(train, row_weight_decay_pulls_buckets_to_the_shared_rows) {
               spread_decayed, spread_plain);
     nnue_unload();
     remove(plain), remove(decayed);
+}
+
+static void release_rows_by_the_end(TrainConfig *cfg) { cfg->row_weight_decay_end = 0; }
+
+/* --row-wd-end: a full row decay that falls to zero over the run lets the buckets learn their
+ * own part late, where the same decay held throughout keeps them at the shared rows. */
+TEST(train, row_weight_decay_schedule_frees_buckets_late) {
+    char nets[2][128], err[256];
+    double loss[2] = {0, 0};
+    CHECK_MSG(train_with_and_without("rowwdend", decay_rows_fully, release_rows_by_the_end, nets, loss, err, sizeof err),
+              "%s", err);
+    double spread_held = bucket_spread(nets[0]), spread_freed = bucket_spread(nets[1]);
+    printf("    bucket spread: %.0f with the decay held, %.0f with it falling to zero\n", spread_held, spread_freed);
+    CHECK_MSG(spread_held >= 0 && spread_freed > 1.3 * spread_held, "bucket spread %.0f held, %.0f freed",
+              spread_held, spread_freed);
+    nnue_unload();
+    remove(nets[0]), remove(nets[1]);
 }
 
 /* Starting from a net with the factorizer on: each virtual row holds the bucket mean of its
@@ -599,7 +617,7 @@ static void charge_activations(TrainConfig *cfg) { cfg->sparsity = 0.05f; }
 TEST(train, sparsity_term_zeroes_more_input_groups) {
     char nets[2][128], err[256];
     double loss[2] = {0, 0};
-    CHECK_MSG(train_with_and_without("sparsity", charge_activations, nets, loss, err, sizeof err), "%s", err);
+    CHECK_MSG(train_with_and_without("sparsity", NULL, charge_activations, nets, loss, err, sizeof err), "%s", err);
     const char *plain = nets[0], *sparse = nets[1];
     double share_plain = zero_group_share_of(plain), share_sparse = zero_group_share_of(sparse);
     printf("    all-zero input groups: %.1f%% without, %.1f%% with --sparsity 0.05 (validation loss %.5f, %.5f)\n",
