@@ -79,9 +79,7 @@ uint64_t bench_run(int depth, const EngineSettings *settings, FILE *out, int ver
         nodes += r.nodes;
         eval_full += r.eval_full;
         eval_lazy += r.eval_lazy;
-        reductions.late_moves += r.reductions.late_moves;
-        reductions.reduced += r.reductions.reduced;
-        reductions.plies += r.reductions.plies;
+        reduction_stats_add(&reductions, &r.reductions);
         if (verbose) {
             char mv[8];
             move_to_uci(pos, r.best, mv);

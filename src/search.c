@@ -937,9 +937,7 @@ void search_collect_stats(const SearchShared *s, SearchResult *res) {
         const SearchThread *t = s->threads[i];
         res->eval_full += t->eval_stats.full;
         res->eval_lazy += t->eval_stats.lazy;
-        res->reductions.late_moves += t->reductions.late_moves;
-        res->reductions.reduced += t->reductions.reduced;
-        res->reductions.plies += t->reductions.plies;
+        reduction_stats_add(&res->reductions, &t->reductions);
     }
 }
 

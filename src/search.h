@@ -64,6 +64,10 @@ typedef struct {
     uint64_t late_moves, reduced, plies;
 } ReductionStats;
 
+static inline void reduction_stats_add(ReductionStats *sum, const ReductionStats *more) {
+    sum->late_moves += more->late_moves, sum->reduced += more->reduced, sum->plies += more->plies;
+}
+
 /* What a finished search answers. */
 typedef struct {
     Move best, ponder;

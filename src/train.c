@@ -798,13 +798,16 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
         }
     }
     rep->k = tr->target.k;
+    char row_decay_text[48];
+    int at = snprintf(row_decay_text, sizeof row_decay_text, "%.3g", row_weight_decay(cfg));
+    if (cfg->row_weight_decay_end >= 0)
+        snprintf(row_decay_text + at, sizeof row_decay_text - (size_t)at, " -> %.3g", cfg->row_weight_decay_end);
     if (ok && log)
-        fprintf(log, "train: %d epochs, batch %d, lr %.2e -> %.2e (%s), weight decay %.3g (bucketed rows %.3g%s%.3g), "
+        fprintf(log, "train: %d epochs, batch %d, lr %.2e -> %.2e (%s), weight decay %.3g (bucketed rows %s), "
                      "lambda %.2f, sparsity %.3g, %d threads, factorizer %s, %d output bucket(s), %s, seed %" PRIu64 "\n",
                 cfg->epochs, cfg->batch, cfg->lr, cfg->lr * cfg->final_lr_ratio,
                 cfg->plateau > 0 ? "stable, then a linear decay once validation stalls" : "cosine", cfg->weight_decay,
-                row_weight_decay(cfg), cfg->row_weight_decay_end >= 0 ? " -> " : "",
-                cfg->row_weight_decay_end >= 0 ? cfg->row_weight_decay_end : 0.0f, cfg->lambda, cfg->sparsity, cfg->threads, tr->model.factorizer ? "on" : "off", tr->model.buckets,
+                row_decay_text, cfg->lambda, cfg->sparsity, cfg->threads, tr->model.factorizer ? "on" : "off", tr->model.buckets,
                 tr->model.screlu ? "SCReLU" : "clipped ReLU", tr->seed);
     if (ok) ok = train_epochs(tr, first_epoch, rep, log, err, err_size);
     if (ok && rep->epochs_run == 0) { /* nothing trained: still report where the model stands */
