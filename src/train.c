@@ -64,6 +64,7 @@ struct Trainer {
     float grad_scale;
     AdamStep step_decay, step_plain; /* with and without weight decay */
     AdamStep step_rows;              /* king-bucketed feature rows (--row-wd) */
+    AdamStep step_psqt_rows;         /* king-bucketed PSQT entries (--psqt-row-wd) */
     size_t rows_touched[TRAIN_MAX_THREADS];
     /* evaluation */
     const uint32_t *eval;
@@ -179,7 +180,7 @@ static void job_update(Trainer *tr, int t) {
             size_t w = TM_FT_W + f * TM_L1;
             adam_update(P + w, M + w, V + w, g, TM_L1, &tr->step_rows, TRAIN_FT_W_MAX);
             size_t q = TM_PSQT_W + f;
-            adam_update(P + q, M + q, V + q, &gp, 1, &tr->step_plain, TRAIN_PSQT_MAX);
+            adam_update(P + q, M + q, V + q, &gp, 1, &tr->step_psqt_rows, TRAIN_PSQT_MAX);
         }
         for (int slot = 0; fact && slot < slots; slot++) { /* virtual rows gather the gradient of every bucket's rows they serve */
             size_t w = TM_FT_V + (size_t)vrow[slot] * TM_L1, q = TM_PSQT_V + vrow[slot];
@@ -619,6 +620,7 @@ static bool train_epochs(Trainer *tr, int first_epoch, TrainReport *rep, FILE *l
             tr->step_decay = adam_step_for(lr, cfg->weight_decay, tr->step);
             tr->step_plain = adam_step_for(lr, 0.0f, tr->step);
             tr->step_rows = adam_step_for(lr, row_weight_decay_at(cfg, tr->step, sched.total_steps), tr->step);
+            tr->step_psqt_rows = adam_step_for(lr, cfg->psqt_row_weight_decay, tr->step);
             run_job(tr, JOB_PREPARE);
             run_job(tr, JOB_REFRESH);
             run_job(tr, JOB_BACKWARD);
@@ -798,10 +800,12 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
         }
     }
     rep->k = tr->target.k;
-    char row_decay_text[48];
+    char row_decay_text[80];
     int at = snprintf(row_decay_text, sizeof row_decay_text, "%.3g", row_weight_decay(cfg));
     if (cfg->row_weight_decay_end >= 0)
-        snprintf(row_decay_text + at, sizeof row_decay_text - (size_t)at, " -> %.3g", cfg->row_weight_decay_end);
+        at += snprintf(row_decay_text + at, sizeof row_decay_text - (size_t)at, " -> %.3g", cfg->row_weight_decay_end);
+    if (cfg->psqt_row_weight_decay > 0 && at >= 0 && (size_t)at < sizeof row_decay_text)
+        snprintf(row_decay_text + at, sizeof row_decay_text - (size_t)at, ", PSQT %.3g", cfg->psqt_row_weight_decay);
     if (ok && log)
         fprintf(log, "train: %d epochs, batch %d, lr %.2e -> %.2e (%s), weight decay %.3g (bucketed rows %s), "
                      "lambda %.2f, sparsity %.3g, %d threads, factorizer %s, %d output bucket(s), %s, seed %" PRIu64 "\n",
@@ -855,7 +859,8 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
 void train_usage(FILE *out) {
     fprintf(out,
             "usage: squall train --data FILE[,FILE...] --out NET [--epochs E] [--stop-after E] [--batch B] [--lr LR]\n"
-            "         [--final-lr-ratio R] [--warmup STEPS] [--wd W] [--row-wd W] [--row-wd-end W] [--wdl-lambda L] [--k K | --fit-k]\n"
+            "         [--final-lr-ratio R] [--warmup STEPS] [--wd W] [--row-wd W] [--row-wd-end W]\n"
+            "         [--psqt-row-wd W] [--wdl-lambda L] [--k K | --fit-k]\n"
             "         [--sparsity S] [--holdout F] [--min-ply P] [--threads T] [--seed S] [--resume CKPT]\n"
             "         [--checkpoint CKPT] [--init NET] [--no-factorizer] [--keep-best] [--checks-per-epoch C]\n"
             "         [--plateau N [--decay-epochs D]] [--compare N] [--progress SECONDS] [--output-buckets 1|8] [--screlu]\n");
@@ -904,6 +909,7 @@ int train_main(int argc, char **argv) {
         else if (!strcmp(a, "--wd")) ok = parse_double(v, 0, 1, &x), cfg.weight_decay = (float)x;
         else if (!strcmp(a, "--row-wd")) ok = parse_double(v, 0, 1000, &x), cfg.row_weight_decay = (float)x;
         else if (!strcmp(a, "--row-wd-end")) ok = parse_double(v, 0, 1000, &x), cfg.row_weight_decay_end = (float)x;
+        else if (!strcmp(a, "--psqt-row-wd")) ok = parse_double(v, 0, 1000, &x), cfg.psqt_row_weight_decay = (float)x;
         else if (!strcmp(a, "--wdl-lambda")) ok = parse_double(v, 0, 1, &x), cfg.lambda = (float)x;
         else if (!strcmp(a, "--sparsity")) ok = parse_double(v, 0, 1, &x), cfg.sparsity = (float)x;
         else if (!strcmp(a, "--k")) ok = parse_double(v, 1, 100000, &x), cfg.k = (float)x;

@@ -347,6 +347,34 @@ TEST(train, row_weight_decay_schedule_frees_buckets_late) {
     remove(nets[0]), remove(nets[1]);
 }
 
+/* How far the king-bucketed PSQT entries of the current net are from bucket 0's entry of the
+ * same plane, summed: zero for PSQT weights that are their shared part alone. */
+static double psqt_bucket_spread(const char *path) {
+    char err[256];
+    if (!nnue_load_file(path, err, sizeof err)) return -1;
+    const NnueNet *net = nnue_current_net();
+    double spread = 0;
+    for (int b = 1; b < NNUE_KING_BUCKETS; b++)
+        for (int p = 0; p < NNUE_PLANES; p++) spread += abs(net->psqt_weights[b * NNUE_PLANES + p] - net->psqt_weights[p]);
+    return spread;
+}
+
+static void decay_psqt_rows_fully(TrainConfig *cfg) { cfg->psqt_row_weight_decay = 1.0f / cfg->lr; }
+
+/* --psqt-row-wd: the king-bucketed PSQT entries decay towards their shared entries (as
+ * --row-wd does for the feature rows); without it they drift apart freely. */
+TEST(train, psqt_row_weight_decay_pulls_psqt_buckets_together) {
+    char nets[2][128], err[256];
+    double loss[2] = {0, 0};
+    CHECK_MSG(train_with_and_without("psqtwd", NULL, decay_psqt_rows_fully, nets, loss, err, sizeof err), "%s", err);
+    double spread_free = psqt_bucket_spread(nets[0]), spread_decayed = psqt_bucket_spread(nets[1]);
+    printf("    PSQT bucket spread: %.0f without the decay, %.0f with it\n", spread_free, spread_decayed);
+    CHECK_MSG(spread_free > 0 && spread_decayed >= 0 && spread_decayed < spread_free / 2,
+              "PSQT bucket spread %.0f with --psqt-row-wd, %.0f without", spread_decayed, spread_free);
+    nnue_unload();
+    remove(nets[0]), remove(nets[1]);
+}
+
 /* Starting from a net with the factorizer on: each virtual row holds the bucket mean of its
  * feature's rows, the bucket parts sum to zero, and export gives back the same weights. */
 TEST(train, init_from_net_moves_the_shared_part_into_virtual_rows) {
