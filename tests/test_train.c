@@ -276,19 +276,25 @@ TEST(train, without_factorizer_export_still_matches_float) {
     remove(out);
 }
 
-/* How far the king-bucketed rows of the current net are from bucket 0's row of the same plane,
- * summed over every lane: zero for a net that is its factorized part alone. */
-static double bucket_spread(const char *path) {
+/* How far the king-bucketed rows (or, with psqt, the PSQT entries) of the net in a file are
+ * from bucket 0's of the same plane, summed over every lane: zero for a net that is its
+ * factorized part alone. */
+static double spread_over_buckets(const char *path, bool psqt) {
     char err[256];
     if (!nnue_load_file(path, err, sizeof err)) return -1;
     const NnueNet *net = nnue_current_net();
     double spread = 0;
     for (int b = 1; b < NNUE_KING_BUCKETS; b++)
-        for (int p = 0; p < NNUE_PLANES; p++)
-            for (int i = 0; i < NNUE_L1; i++)
-                spread += abs(net->ft_weights[b * NNUE_PLANES + p][i] - net->ft_weights[p][i]);
+        for (int p = 0; p < NNUE_PLANES; p++) {
+            const int f = b * NNUE_PLANES + p;
+            if (psqt) spread += abs(net->psqt_weights[f] - net->psqt_weights[p]);
+            else
+                for (int i = 0; i < NNUE_L1; i++) spread += abs(net->ft_weights[f][i] - net->ft_weights[p][i]);
+        }
     return spread;
 }
+
+static double bucket_spread(const char *path) { return spread_over_buckets(path, false); }
 
 /* Two short runs of the small configuration (with `base` applied when given), the second with
  * `change` applied too: nets in paths[0] and paths[1] (temporary files named after `tag`), the
@@ -347,18 +353,6 @@ TEST(train, row_weight_decay_schedule_frees_buckets_late) {
     remove(nets[0]), remove(nets[1]);
 }
 
-/* How far the king-bucketed PSQT entries of the current net are from bucket 0's entry of the
- * same plane, summed: zero for PSQT weights that are their shared part alone. */
-static double psqt_bucket_spread(const char *path) {
-    char err[256];
-    if (!nnue_load_file(path, err, sizeof err)) return -1;
-    const NnueNet *net = nnue_current_net();
-    double spread = 0;
-    for (int b = 1; b < NNUE_KING_BUCKETS; b++)
-        for (int p = 0; p < NNUE_PLANES; p++) spread += abs(net->psqt_weights[b * NNUE_PLANES + p] - net->psqt_weights[p]);
-    return spread;
-}
-
 static void decay_psqt_rows_fully(TrainConfig *cfg) { cfg->psqt_row_weight_decay = 1.0f / cfg->lr; }
 
 /* --psqt-row-wd: the king-bucketed PSQT entries decay towards their shared entries (as
@@ -367,7 +361,7 @@ TEST(train, psqt_row_weight_decay_pulls_psqt_buckets_together) {
     char nets[2][128], err[256];
     double loss[2] = {0, 0};
     CHECK_MSG(train_with_and_without("psqtwd", NULL, decay_psqt_rows_fully, nets, loss, err, sizeof err), "%s", err);
-    double spread_free = psqt_bucket_spread(nets[0]), spread_decayed = psqt_bucket_spread(nets[1]);
+    double spread_free = spread_over_buckets(nets[0], true), spread_decayed = spread_over_buckets(nets[1], true);
     printf("    PSQT bucket spread: %.0f without the decay, %.0f with it\n", spread_free, spread_decayed);
     CHECK_MSG(spread_free > 0 && spread_decayed >= 0 && spread_decayed < spread_free / 2,
               "PSQT bucket spread %.0f with --psqt-row-wd, %.0f without", spread_decayed, spread_free);
