@@ -11,26 +11,13 @@
 #include "search.h"
 #include "sha256.h"
 #include "threads.h"
+#include "selfplay_fixture.h"
 #include "test.h"
 #include "train_record.h"
 
 /* A small, fast run: a handful of games at a tiny node budget. */
 static bool run_datagen(const char *path, int games, int threads, uint64_t seed, DatagenStats *st) {
-    search_init();
-    DatagenConfig cfg;
-    datagen_config_defaults(&cfg);
-    cfg.settings.eval_mode = EVAL_MODE_CLASSICAL;
-    cfg.out_path = path;
-    cfg.games = (uint64_t)games;
-    cfg.threads = threads;
-    cfg.nodes = 400;
-    cfg.seed = seed;
-    cfg.progress_seconds = 0;
-    cfg.hash_mb = 2;
-    char err[256];
-    bool ok = datagen_run(&cfg, st, NULL, err, sizeof err);
-    if (!ok) printf("    datagen: %s\n", err);
-    return ok;
+    return test_selfplay_games(path, games, threads, 400, seed, st);
 }
 
 static unsigned char *read_file(const char *path, size_t *size) {
@@ -126,19 +113,11 @@ TEST(datagen, same_seed_same_bytes_any_thread_count) {
 }
 
 TEST(datagen, positions_target_stops_at_a_game_boundary) {
-    search_init();
     char path[128];
     temp_path(path, sizeof path, "positions");
     DatagenConfig cfg;
-    datagen_config_defaults(&cfg);
-    cfg.settings.eval_mode = EVAL_MODE_CLASSICAL;
-    cfg.out_path = path;
+    test_selfplay_config(&cfg, path, 2, 300, 3);
     cfg.positions = 100;
-    cfg.threads = 2;
-    cfg.nodes = 300;
-    cfg.seed = 3;
-    cfg.progress_seconds = 0;
-    cfg.hash_mb = 2;
     DatagenStats st;
     char err[256];
     CHECK(datagen_run(&cfg, &st, NULL, err, sizeof err));
@@ -165,14 +144,9 @@ TEST(datagen, works_with_the_nnue_evaluator) {
     nnue_net_init_psqt_classical(net);
     CHECK(nnue_set_net(net, "test-psqt", err, sizeof err));
     DatagenConfig cfg;
-    datagen_config_defaults(&cfg);
+    test_selfplay_config(&cfg, path, 2, 300, 1);
     cfg.settings.eval_mode = EVAL_MODE_NNUE;
-    cfg.out_path = path;
     cfg.games = 2;
-    cfg.threads = 2;
-    cfg.nodes = 300;
-    cfg.progress_seconds = 0;
-    cfg.hash_mb = 2;
     DatagenStats st;
     CHECK(datagen_run(&cfg, &st, NULL, err, sizeof err));
     CHECK(st.positions > 0);
@@ -228,12 +202,9 @@ TEST(datagen, manifest_describes_the_finished_file) {
     char path[128], manifest[160];
     temp_path(path, sizeof path, "manifest");
     snprintf(manifest, sizeof manifest, "%s.manifest", path);
-    search_init();
     DatagenConfig cfg;
-    datagen_config_defaults(&cfg);
-    cfg.settings.eval_mode = EVAL_MODE_CLASSICAL;
-    cfg.out_path = path, cfg.games = 2, cfg.threads = 1, cfg.nodes = 300, cfg.seed = 77, cfg.progress_seconds = 0;
-    cfg.hash_mb = 2, cfg.manifest = true;
+    test_selfplay_config(&cfg, path, 1, 300, 77);
+    cfg.games = 2, cfg.manifest = true;
     char evaluator[160], err[256];
     datagen_describe_evaluator(&cfg.settings, evaluator, sizeof evaluator);
     CHECK_MSG(!strcmp(evaluator, "classical"), "got %s", evaluator);

@@ -13,6 +13,7 @@
 #include "nnue_order.h"
 #include "search.h"
 #include "threads.h"
+#include "selfplay_fixture.h"
 #include "test.h"
 #include "train.h"
 #include "train_data.h"
@@ -33,20 +34,8 @@ static const char *test_data(void) {
     static char path[128];
     if (path[0]) return path;
     temp_path(path, sizeof path, "data");
-    search_init();
-    DatagenConfig cfg;
-    datagen_config_defaults(&cfg);
-    cfg.settings.eval_mode = EVAL_MODE_CLASSICAL;
-    cfg.out_path = path;
-    cfg.games = 16;
-    cfg.threads = 2;
-    cfg.nodes = 400;
-    cfg.seed = 21;
-    cfg.progress_seconds = 0;
-    cfg.hash_mb = 2;
     DatagenStats st;
-    char err[256];
-    if (!datagen_run(&cfg, &st, NULL, err, sizeof err)) printf("    datagen: %s\n", err);
+    test_selfplay_games(path, 16, 2, 400, 21, &st);
     return path;
 }
 

@@ -1,0 +1,17 @@
+/* Small self-play runs for the datagen and trainer tests. */
+#ifndef SQUALL_TESTS_SELFPLAY_FIXTURE_H
+#define SQUALL_TESTS_SELFPLAY_FIXTURE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "datagen.h"
+
+/* A fast run into path: classical evaluation (the tests then do not depend on a net), a 2 MB
+ * hash, no progress lines; the caller sets the target (games or positions) and anything else. */
+void test_selfplay_config(DatagenConfig *cfg, const char *path, int threads, int nodes, uint64_t seed);
+
+/* Plays that run to a game count; prints the error and returns false when it fails. */
+bool test_selfplay_games(const char *path, int games, int threads, int nodes, uint64_t seed, DatagenStats *st);
+
+#endif
