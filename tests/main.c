@@ -27,6 +27,20 @@ void test_fail(const char *file, int line, const char *expr, const char *detail)
     current_failures++;
 }
 
+unsigned char *test_read_file(const char *path, size_t *size) {
+    *size = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    unsigned char *buf = n >= 0 && fseek(f, 0, SEEK_SET) == 0 ? malloc((size_t)n + 1) : NULL;
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) free(buf), buf = NULL;
+    fclose(f);
+    if (!buf) return NULL;
+    buf[n] = '\0';
+    *size = (size_t)n;
+    return buf;
+}
+
 int main(int argc, char **argv) {
     const char *only = NULL;
     for (int i = 1; i < argc; i++) {

@@ -17,6 +17,10 @@ typedef struct {
 void test_register(const char *suite, const char *name, TestFunc func);
 void test_fail(const char *file, int line, const char *expr, const char *detail);
 
+/* The whole file in a malloc'ed buffer with a NUL after its last byte (so text can be searched
+ * with the string functions), its length in *size; NULL when it cannot be read in full. */
+unsigned char *test_read_file(const char *path, size_t *size);
+
 /* Deterministic xorshift64 for tests that want reproducible variety; each caller owns its state. */
 static inline uint64_t test_random(uint64_t *state) {
     *state ^= *state << 13;

@@ -20,18 +20,6 @@ static bool run_datagen(const char *path, int games, int threads, uint64_t seed,
     return test_selfplay_games(path, games, threads, 400, seed, st);
 }
 
-static unsigned char *read_file(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    unsigned char *buf = malloc(n > 0 ? (size_t)n : 1);
-    *size = buf ? fread(buf, 1, (size_t)n, f) : 0;
-    fclose(f);
-    return buf;
-}
-
 static void temp_path(char *out, size_t size, const char *tag) {
     snprintf(out, size, "/tmp/squall-test-%s-%d.bin", tag, (int)getpid());
 }
@@ -42,7 +30,7 @@ TEST(datagen, records_are_legal_quiet_positions) {
     DatagenStats st;
     CHECK(run_datagen(path, 6, 2, 7, &st));
     size_t size = 0;
-    unsigned char *buf = read_file(path, &size);
+    unsigned char *buf = test_read_file(path, &size);
     CHECK(buf != NULL);
     CHECK_MSG(size > 0 && size % RECORD_SIZE == 0, "file size %zu", size);
     size_t n = size / RECORD_SIZE;
@@ -98,7 +86,7 @@ TEST(datagen, same_seed_same_bytes_any_thread_count) {
     CHECK(run_datagen(b, 3, 2, 11, &st));
     CHECK(run_datagen(c, 3, 1, 11, &st));
     size_t na = 0, nb = 0, nc = 0;
-    unsigned char *fa = read_file(a, &na), *fb = read_file(b, &nb), *fc = read_file(c, &nc);
+    unsigned char *fa = test_read_file(a, &na), *fb = test_read_file(b, &nb), *fc = test_read_file(c, &nc);
     CHECK(fa && fb && fc && na > 0);
     CHECK_MSG(na == nb && fa && fb && !memcmp(fa, fb, na), "two runs with seed 11 differ");
     CHECK_MSG(na == nc && fa && fc && !memcmp(fa, fc, na), "1 and 2 threads differ");
@@ -106,7 +94,7 @@ TEST(datagen, same_seed_same_bytes_any_thread_count) {
     DatagenStats st2;
     CHECK(run_datagen(c, 3, 2, 12, &st2));
     free(fc);
-    fc = read_file(c, &nc);
+    fc = test_read_file(c, &nc);
     CHECK(!(na == nc && fa && fc && !memcmp(fa, fc, na)));
     free(fa), free(fb), free(fc);
     remove(a), remove(b), remove(c);
@@ -123,7 +111,7 @@ TEST(datagen, positions_target_stops_at_a_game_boundary) {
     CHECK(datagen_run(&cfg, &st, NULL, err, sizeof err));
     CHECK_MSG(st.positions >= 100, "%llu positions", (unsigned long long)st.positions);
     size_t size = 0;
-    unsigned char *buf = read_file(path, &size);
+    unsigned char *buf = test_read_file(path, &size);
     CHECK_EQ_U64(size, st.positions * RECORD_SIZE);
     /* dropping the last game leaves fewer than the target: the run stopped as early as it could */
     size_t n = size / RECORD_SIZE, last_start = n;
@@ -212,7 +200,7 @@ TEST(datagen, manifest_describes_the_finished_file) {
     DatagenStats st;
     CHECK_MSG(datagen_run(&cfg, &st, NULL, err, sizeof err), "%s", err);
     size_t size = 0;
-    char *text = (char *)read_file(manifest, &size);
+    char *text = (char *)test_read_file(manifest, &size);
     CHECK(text != NULL);
     if (!text) return;
     char expect[128];

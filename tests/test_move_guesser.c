@@ -158,12 +158,8 @@ static void temp_path(char *out, size_t size, const char *tag) {
 }
 
 static char *slurp(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *buf = calloc(1, 1 << 16);
-    if (buf) fread(buf, 1, (1 << 16) - 1, f);
-    fclose(f);
-    return buf;
+    size_t size;
+    return (char *)test_read_file(path, &size);
 }
 
 TEST(move_guesser, movefit_runs_end_to_end_on_any_thread_count) {

@@ -54,18 +54,6 @@ static void small_config(TrainConfig *cfg, const char *out) {
     cfg->compare_positions = 2000;
 }
 
-static unsigned char *read_file(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    unsigned char *buf = malloc(n > 0 ? (size_t)n : 1);
-    *size = buf ? fread(buf, 1, (size_t)n, f) : 0;
-    fclose(f);
-    return buf;
-}
-
 static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
 
 TEST(train, features_match_the_engine_listing) {
@@ -188,7 +176,7 @@ TEST(train, import_export_round_trip_and_determinism) {
     cfg.out = b;
     CHECK(train_run(&cfg, &rep, NULL, err, sizeof err));
     size_t na = 0, nb = 0;
-    unsigned char *fa = read_file(a, &na), *fb = read_file(b, &nb);
+    unsigned char *fa = test_read_file(a, &na), *fb = test_read_file(b, &nb);
     CHECK_MSG(na == NNUE_FILE_SIZE && na == nb && fa && fb && !memcmp(fa, fb, na), "same seed, different nets");
     free(fb);
 
@@ -198,7 +186,7 @@ TEST(train, import_export_round_trip_and_determinism) {
     cfg.epochs = 0;
     CHECK(train_run(&cfg, &rep, NULL, err, sizeof err));
     size_t nc = 0;
-    unsigned char *fc = read_file(c, &nc);
+    unsigned char *fc = test_read_file(c, &nc);
     CHECK(nc == na && fa && fc);
     /* the description (header bytes 56..119) and so the checksum may differ; weights may not */
     CHECK_MSG(fa && fc && nc == na && !memcmp(fa + NNUE_HEADER_SIZE, fc + NNUE_HEADER_SIZE, na - NNUE_HEADER_SIZE),
@@ -230,7 +218,7 @@ TEST(train, checkpoint_resumes_exactly) {
     CHECK(train_run(&cfg, &rep, NULL, err, sizeof err));
     CHECK_EQ_U64(rep.epochs_run, 1);
     size_t n1 = 0, n2 = 0;
-    unsigned char *f1 = read_file(full, &n1), *f2 = read_file(part, &n2);
+    unsigned char *f1 = test_read_file(full, &n1), *f2 = test_read_file(part, &n2);
     CHECK_MSG(n1 == NNUE_FILE_SIZE && n1 == n2 && f1 && f2 && !memcmp(f1, f2, n1), "resumed run differs");
     free(f1), free(f2);
     remove(full), remove(part), remove(ckpt);
@@ -547,7 +535,7 @@ TEST(train, data_pool_directory_and_weights) {
     mkdir(dir, 0755);
     snprintf(file, sizeof file, "%s/a.bin", dir);
     size_t size = 0;
-    unsigned char *bytes = read_file(test_data(), &size);
+    unsigned char *bytes = test_read_file(test_data(), &size);
     FILE *f = fopen(file, "wb");
     CHECK(bytes && f);
     if (!bytes || !f) return;
@@ -598,7 +586,7 @@ TEST(train, datagen_dump_refuses_devices_directories_and_partial_records) {
     char path[128];
     temp_path(path, sizeof path, "partial");
     size_t size = 0;
-    unsigned char *bytes = read_file(test_data(), &size);
+    unsigned char *bytes = test_read_file(test_data(), &size);
     FILE *f = fopen(path, "wb");
     CHECK(bytes && f && size > 100);
     if (bytes && f) fwrite(bytes, 1, 100, f); /* three records and 4 bytes */

@@ -140,15 +140,7 @@ static void shape_config(TrainConfig *cfg, const char *data, const char *out) {
 }
 
 static bool read_whole(const char *path, unsigned char **buf, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return false;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    *buf = malloc(n > 0 ? (size_t)n : 1);
-    *size = *buf ? fread(*buf, 1, (size_t)n, f) : 0;
-    fclose(f);
-    return *buf && *size == (size_t)n;
+    return (*buf = test_read_file(path, size)) != NULL;
 }
 
 TEST(train_shapes, output_buckets_fit_what_one_stack_does_not) {
