@@ -157,11 +157,6 @@ static void temp_path(char *out, size_t size, const char *tag) {
     snprintf(out, size, "/tmp/squall-test-movefit-%s-%d", tag, (int)getpid());
 }
 
-static char *slurp(const char *path) {
-    size_t size;
-    return (char *)test_read_file(path, &size);
-}
-
 TEST(move_guesser, movefit_runs_end_to_end_on_any_thread_count) {
     char data[128], out1[128], out2[128], cmd[1024];
     temp_path(data, sizeof data, "data");
@@ -185,7 +180,8 @@ TEST(move_guesser, movefit_runs_end_to_end_on_any_thread_count) {
     CHECK_MSG(system(cmd) == 0, "%s", cmd);
     snprintf(cmd, sizeof cmd, "%s %s --data %s --threads 2 --out %s >/dev/null 2>&1", test_engine_path, common, data, out2);
     CHECK_MSG(system(cmd) == 0, "%s", cmd);
-    char *a = slurp(out1), *b = slurp(out2);
+    size_t na, nb;
+    char *a = (char *)test_read_file(out1, &na), *b = (char *)test_read_file(out2, &nb);
     CHECK(a && b && strstr(a, "const int move_guesser_weights[MOVE_FEATURE_COUNT] = {"));
     CHECK(a && strstr(a, "king_zone_attacks"));
     CHECK_MSG(a && b && !strcmp(a, b), "one and two threads fitted different weights:\n%s\n%s", a ? a : "", b ? b : "");

@@ -139,10 +139,6 @@ static void shape_config(TrainConfig *cfg, const char *data, const char *out) {
     cfg->holdout = 0, cfg->k = 200, cfg->lambda = 1.0f, cfg->progress_seconds = 0, cfg->compare_positions = 0;
 }
 
-static bool read_whole(const char *path, unsigned char **buf, size_t *size) {
-    return (*buf = test_read_file(path, size)) != NULL;
-}
-
 TEST(train_shapes, output_buckets_fit_what_one_stack_does_not) {
     char data[128], one[128], eight[128], err[256];
     shape_path(data, sizeof data, "data");
@@ -249,7 +245,7 @@ TEST(train_shapes, bucketed_checkpoint_resumes_and_other_shapes_are_refused) {
     CHECK_EQ_U64(rep.epochs_run, 1);
     unsigned char *a = NULL, *b = NULL;
     size_t na = 0, nb = 0;
-    CHECK(read_whole(full, &a, &na) && read_whole(part, &b, &nb));
+    CHECK((a = test_read_file(full, &na)) != NULL && (b = test_read_file(part, &nb)) != NULL);
     CHECK_MSG(na == NNUE_FILE_SIZE_FOR(NNUE_MAX_OUTPUT_BUCKETS) && na == nb && a && b && !memcmp(a, b, na),
               "resumed 8-bucket run differs");
     free(a), free(b);
@@ -296,7 +292,7 @@ TEST(train_shapes, screlu_quantized_net_agrees_with_float_model) {
     /* the export is a version-2 SCReLU net that loads and writes back the same bytes */
     unsigned char *file = NULL, *again = NULL;
     size_t n = 0;
-    CHECK(read_whole(out, &file, &n) && n == NNUE_FILE_SIZE);
+    CHECK((file = test_read_file(out, &n)) != NULL && n == NNUE_FILE_SIZE);
     CHECK_MSG(nnue_load_file(out, err, sizeof err), "%s", err);
     CHECK(nnue_current_net()->activation == NNUE_ACTIVATION_SCRELU);
     again = malloc(NNUE_FILE_SIZE);
@@ -332,7 +328,7 @@ TEST(train_shapes, screlu_starts_from_a_clipped_relu_net_and_resumes) {
     CHECK_MSG(train_run(&cfg, &rep, NULL, err, sizeof err), "%s", err);
     unsigned char *a = NULL, *b = NULL;
     size_t na = 0, nb = 0;
-    CHECK(read_whole(relu, &a, &na) && read_whole(sc, &b, &nb));
+    CHECK((a = test_read_file(relu, &na)) != NULL && (b = test_read_file(sc, &nb)) != NULL);
     CHECK_MSG(a && b && na == NNUE_FILE_SIZE && nb == na && a[8] == 1 && b[8] == 2 && b[124] == 1 &&
                   !memcmp(a + NNUE_HEADER_SIZE, b + NNUE_HEADER_SIZE, na - NNUE_HEADER_SIZE),
               "the SCReLU start did not copy the clipped-ReLU weights");
@@ -356,7 +352,7 @@ TEST(train_shapes, screlu_starts_from_a_clipped_relu_net_and_resumes) {
     CHECK_MSG(train_run(&cfg, &rep, NULL, err, sizeof err), "%s", err);
     cfg.stop_after = 0, cfg.checkpoint = NULL, cfg.resume = ckpt, cfg.screlu = false; /* the checkpoint's */
     CHECK_MSG(train_run(&cfg, &rep, NULL, err, sizeof err), "%s", err);
-    CHECK(read_whole(full, &a, &na) && read_whole(part, &b, &nb));
+    CHECK((a = test_read_file(full, &na)) != NULL && (b = test_read_file(part, &nb)) != NULL);
     CHECK_MSG(a && b && na == NNUE_FILE_SIZE && na == nb && a[124] == 1 && !memcmp(a, b, na), "resumed SCReLU run differs");
     free(a), free(b);
     nnue_unload();
