@@ -41,6 +41,7 @@ typedef struct {
     int seldepth;
     int pv_length;
     Move pv[MAX_PLY];
+    uint64_t nodes; /* searched under this move in all iterations: the time manager's effort share */
 } RootMove;
 
 struct SearchThread {
@@ -515,8 +516,9 @@ static bool corrects_evaluation(const SearchNode *n, Move best_move, int best, i
     return true;
 }
 
-static void update_root_move(SearchThread *t, const SearchNode *n, Move m, int move_number, int score) {
+static void update_root_move(SearchThread *t, const SearchNode *n, Move m, int move_number, int score, uint64_t nodes) {
     RootMove *rm = find_root_move(t, m);
+    rm->nodes += nodes;
     if (move_number == 1 || score > n->alpha) {
         rm->score = score;
         rm->seldepth = t->seldepth;
@@ -631,6 +633,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         int new_depth = n.depth - 1 + extension(t, &n, &mi, &multicut);
         if (multicut != SCORE_NONE) return multicut;
 
+        uint64_t nodes_before = n.root ? thread_nodes(t) : 0;
         make_move(t, ss, m);
         if (pos_key(pos) != key_guess) tt_prefetch(shared->tt, pos_key(pos)); /* castling rights, new ep square */
         int score;
@@ -652,7 +655,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         unmake_move(t);
         if (stopped(shared)) return 0;
 
-        if (n.root) update_root_move(t, &n, m, move_count, score);
+        if (n.root) update_root_move(t, &n, m, move_count, score, thread_nodes(t) - nodes_before);
         if (score > best) {
             best = score;
             if (score > n.alpha) {
@@ -795,6 +798,13 @@ static bool mate_limit_reached(const SearchShared *s, int score) {
     return s->limits.mate > 0 && score >= SCORE_MATE_IN_MAX && score_mate_moves(score) <= s->limits.mate;
 }
 
+/* Permille of this thread's root nodes spent under the current best move. */
+static int best_move_effort(const SearchThread *t) {
+    uint64_t all = 0;
+    for (int i = 0; i < t->root_count; i++) all += t->root_moves[i].nodes;
+    return all ? (int)(t->root_moves[0].nodes * 1000 / all) : 0;
+}
+
 void search_iterative_deepening(SearchThread *t) {
     SearchShared *s = t->shared;
     Stack *ss = t->stack_storage + 4;
@@ -849,7 +859,7 @@ void search_iterative_deepening(SearchThread *t) {
         Move best = t->root_moves[0].move;
         stable_iterations = best == last_best ? stable_iterations + 1 : 0;
         last_best = best;
-        IterationProgress progress = {depth, stable_iterations, last_score - score, t->root_count};
+        IterationProgress progress = {depth, stable_iterations, last_score - score, t->root_count, best_move_effort(t)};
         last_score = score;
         if (timeman_elapsed(&s->tm) >= timeman_iteration_limit(s->tm.soft_ms, &progress)) break;
     }

@@ -132,6 +132,10 @@
     TUNABLE(TM_SCORE_DROP, 30, 10, 80, 5)                                                               \
     TUNABLE(TM_SCORE_DROP_PERCENT, 130, 100, 200, 8)                                                    \
     TUNABLE(TM_SINGLE_REPLY_PERCENT, 10, 1, 50, 3)                                                      \
+    /* node effort: the share of the root's nodes spent under the best move (permille) scales the */  \
+    /* target by (BASE - share x WEIGHT / 1000) percent; WEIGHT 0 turns it off (a candidate, off) */  \
+    TUNABLE(TM_EFFORT_BASE_PERCENT, 140, 100, 200, 5)                                                  \
+    TUNABLE(TM_EFFORT_WEIGHT_PERCENT, 0, 0, 150, 8)                                                    \
     /* NNUE lazy tier: the PSQT sum alone answers nodes this far outside (alpha, beta); it is the */  \
     /* default of the LazyMargin option */                                                             \
     TUNABLE(LAZY_EVAL_MARGIN, 300, 100, 1000, 40)

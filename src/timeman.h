@@ -21,6 +21,7 @@ typedef struct {
     int stable_iterations;  /* consecutive iterations that kept the best move */
     int score_drop;         /* previous iteration's score less this one's */
     int root_moves;         /* legal moves at the root */
+    int best_move_effort;   /* permille of the root's nodes (all iterations) spent under the best move */
 } IterationProgress;
 
 /* The clocks are atomic: ponderhit and resume move them while the search reads them. The

@@ -10,6 +10,7 @@
 #include "board.h"
 #include "options.h"
 #include "threads.h"
+#include "timeman.h"
 #include "tune.h"
 #include "test.h"
 
@@ -100,6 +101,25 @@ TEST(tune, candidate_features_switch_on) {
         CHECK_MSG(search_to(w, &on, 11).nodes == r.nodes, "%s on: not reproducible", name);
     }
     search_worker_destroy(w);
+}
+
+/* The node-effort candidate of the time manager: off by default (the limit ignores the effort);
+ * switched on, a best move that took most of the root's nodes shortens the target and one that
+ * took little lengthens it, by (base - share x weight) percent. */
+TEST(tune, node_effort_scales_the_iteration_limit) {
+    IterationProgress settled = {10, 1, 0, 20, 900}, contested = {10, 1, 0, 20, 200}, shallow = {5, 1, 0, 20, 900};
+    EngineSettings on = ENGINE_SETTINGS_DEFAULT, off = ENGINE_SETTINGS_DEFAULT;
+    settings_install_search_params(&off);
+    CHECK(timeman_iteration_limit(1000, &settled) == 1000 && timeman_iteration_limit(1000, &contested) == 1000);
+    settings_set_param(&on, TM_EFFORT_WEIGHT_PERCENT_INDEX, 100);
+    settings_set_param(&on, TM_EFFORT_BASE_PERCENT_INDEX, 140);
+    settings_install_search_params(&on);
+    int64_t a = timeman_iteration_limit(1000, &settled), b = timeman_iteration_limit(1000, &contested),
+            c = timeman_iteration_limit(1000, &shallow);
+    settings_install_search_params(&off);
+    CHECK_MSG(a == 500, "90%% of the nodes: %lld, want 500", (long long)a);
+    CHECK_MSG(b == 1200, "20%% of the nodes: %lld, want 1200", (long long)b);
+    CHECK_MSG(c == 1000, "too shallow to count: %lld, want 1000", (long long)c);
 }
 
 static double reduced_share(ReductionStats r) { return r.late_moves ? (double)r.reduced / (double)r.late_moves : 0; }
