@@ -116,7 +116,12 @@ TEST(tune, node_effort_scales_the_iteration_limit) {
     settings_install_search_params(&on);
     int64_t a = timeman_iteration_limit(1000, &settled), b = timeman_iteration_limit(1000, &contested),
             c = timeman_iteration_limit(1000, &shallow);
+    settings_set_param(&on, TM_EFFORT_WEIGHT_PERCENT_INDEX, 150);
+    settings_set_param(&on, TM_EFFORT_BASE_PERCENT_INDEX, 100);
+    settings_install_search_params(&on);
+    int64_t floor_limit = timeman_iteration_limit(1000, &settled); /* 100 - 135 % would be negative */
     settings_install_search_params(&off);
+    CHECK_MSG(floor_limit == 100, "negative factor: %lld, want the floor 100", (long long)floor_limit);
     CHECK_MSG(a == 500, "90%% of the nodes: %lld, want 500", (long long)a);
     CHECK_MSG(b == 1200, "20%% of the nodes: %lld, want 1200", (long long)b);
     CHECK_MSG(c == 1000, "too shallow to count: %lld, want 1000", (long long)c);
