@@ -59,7 +59,7 @@ int64_t timeman_iteration_limit(int64_t soft_ms, const IterationProgress *p) {
     if (TM_EFFORT_WEIGHT_PERCENT && p->depth > TM_SCALE_MIN_DEPTH) {
         /* the table's ranges allow a negative factor; keep a tenth of the target at least */
         int effort_percent = TM_EFFORT_BASE_PERCENT - p->best_move_effort * TM_EFFORT_WEIGHT_PERCENT / 1000;
-        scale *= (effort_percent > 10 ? effort_percent : 10) / 100.0;
+        scale *= max64(effort_percent, 10) / 100.0;
     }
     if (p->root_moves == 1) scale = TM_SINGLE_REPLY_PERCENT / 100.0;
     return (int64_t)(soft_ms * scale);
