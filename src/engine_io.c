@@ -201,7 +201,7 @@ static void refuse_line(const char *begin, size_t len, const char *reason) {
  * byte, gets one error line and is not run at all. */
 static bool take_line(IoEvent *ev) {
     for (;;) {
-        char *begin = in_buf + in_start;
+        char *begin = in_buf ? in_buf + in_start : NULL; /* nothing read yet: no buffer to offset */
         size_t avail = in_len - in_start;
         char *nl = avail ? memchr(begin, '\n', avail) : NULL;
         size_t len;

@@ -99,15 +99,15 @@ TEST(timeman, iteration_limit_follows_stability) {
         IterationProgress p;
         int64_t limit;
     } cases[] = {
-        {{10, 4, 0, 20}, 550},  /* best move settled for 4 iterations */
-        {{10, 2, 0, 20}, 800},
-        {{10, 1, 0, 20}, 1000},
-        {{10, 0, 0, 20}, 1500}, /* best move just changed */
-        {{5, 0, 0, 20}, 1000},  /* too shallow for that to count */
-        {{10, 1, 31, 20}, 1300}, /* score dropped */
-        {{10, 1, 30, 20}, 1000},
-        {{10, 0, 31, 20}, 1950},
-        {{10, 0, 31, 1}, 100},  /* one legal move */
+        {{10, 4, 0, 20, 0}, 550},  /* best move settled for 4 iterations */
+        {{10, 2, 0, 20, 0}, 800},
+        {{10, 1, 0, 20, 0}, 1000},
+        {{10, 0, 0, 20, 0}, 1500}, /* best move just changed */
+        {{5, 0, 0, 20, 0}, 1000},  /* too shallow for that to count */
+        {{10, 1, 31, 20, 0}, 1300}, /* score dropped */
+        {{10, 1, 30, 20, 0}, 1000},
+        {{10, 0, 31, 20, 0}, 1950},
+        {{10, 0, 31, 1, 0}, 100},  /* one legal move */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int64_t got = timeman_iteration_limit(1000, &cases[i].p);
