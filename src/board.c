@@ -496,19 +496,39 @@ static bool special_move_gives_check(const Position *pos, Move m) {
         || (bishop_attacks(ksq, occ) & diagonal) || (rook_attacks(ksq, occ) & straight);
 }
 
+/* Whether a bishop, rook or queen (type) on sq attacks target through occ: both on one line
+ * the piece moves along, nothing between. Table lookups only, no slider attack sets. */
+static inline bool slider_reaches(int sq, int target, int type, Bitboard occ) {
+    if (!line_bb(sq, target)) return false;
+    bool diagonal = (sq & 7) != (target & 7) && (sq >> 3) != (target >> 3);
+    if (diagonal ? type == ROOK : type == BISHOP) return false;
+    return (between_bb(sq, target) & occ) == square_bb(target);
+}
+
 bool pos_gives_check(const Position *pos, Move m) {
     if (move_kind(m) != MOVE_NORMAL) return special_move_gives_check(pos, m);
     int us = pos->side, them = !us;
     int from = move_from(m), to = move_to(m), ksq = pos->king_square[them];
     int type = piece_type(pos->board[from]);
     Bitboard occ = (pos->occupied ^ square_bb(from)) | square_bb(to);
-    /* direct check by the moved piece */
-    if (type == PAWN ? (pawn_attacks(us, to) & square_bb(ksq)) != 0 : (piece_attacks(type, to, occ) & square_bb(ksq)) != 0)
+    /* direct check by the moved piece (a king never gives one) */
+    if (type == PAWN) {
+        if (pawn_attacks(us, to) & square_bb(ksq)) return true;
+    } else if (type == KNIGHT) {
+        if (knight_attacks(to) & square_bb(ksq)) return true;
+    } else if (type != KING && slider_reaches(to, ksq, type, occ)) {
         return true;
-    /* discovered check: a slider of ours behind the square we left */
-    Bitboard sliders = ((pos_pieces(pos, us, BISHOP) | pos_pieces(pos, us, QUEEN)) & bishop_attacks(ksq, occ))
-                     | ((pos_pieces(pos, us, ROOK) | pos_pieces(pos, us, QUEEN)) & rook_attacks(ksq, occ));
-    return (sliders & ~square_bb(to)) != 0;
+    }
+    /* Discovered check: a slider of ours behind the square we left. Only possible when that
+     * square is on a line through the king and the piece leaves the line; most moves fail this
+     * test, which spares them the slider lookups. No slider of ours can stand between the king
+     * and `from`, as the king is not in check with us to move. */
+    Bitboard line = line_bb(ksq, from);
+    if (!line || (line & square_bb(to))) return false;
+    bool diagonal = (ksq & 7) != (from & 7) && (ksq >> 3) != (from >> 3);
+    if (diagonal)
+        return (bishop_attacks(ksq, occ) & line & (pos_pieces(pos, us, BISHOP) | pos_pieces(pos, us, QUEEN))) != 0;
+    return (rook_attacks(ksq, occ) & line & (pos_pieces(pos, us, ROOK) | pos_pieces(pos, us, QUEEN))) != 0;
 }
 
 bool pos_is_draw_by_rule(const Position *pos, int search_ply) {
