@@ -71,6 +71,8 @@ static inline Bitboard king_attacks(int sq) { return king_attacks_table[sq]; }
 static inline Bitboard between_bb(int a, int b) { return between_table[a][b]; }
 static inline Bitboard line_bb(int a, int b) { return line_table[a][b]; }
 static inline bool aligned(int a, int b, int c) { return (line_table[a][b] & square_bb(c)) != 0; }
+/* Whether two distinct squares on one line share a diagonal rather than a rank or file. */
+static inline bool line_is_diagonal(int a, int b) { return (a & 7) != (b & 7) && (a >> 3) != (b >> 3); }
 
 /* Attacks of a non-pawn piece type from sq given occupancy. */
 static inline Bitboard piece_attacks(int type, int sq, Bitboard occ) {

@@ -500,8 +500,7 @@ static bool special_move_gives_check(const Position *pos, Move m) {
  * the piece moves along, nothing between. Table lookups only, no slider attack sets. */
 static inline bool slider_reaches(int sq, int target, int type, Bitboard occ) {
     if (!line_bb(sq, target)) return false;
-    bool diagonal = (sq & 7) != (target & 7) && (sq >> 3) != (target >> 3);
-    if (diagonal ? type == ROOK : type == BISHOP) return false;
+    if (line_is_diagonal(sq, target) ? type == ROOK : type == BISHOP) return false;
     return (between_bb(sq, target) & occ) == square_bb(target);
 }
 
@@ -525,8 +524,7 @@ bool pos_gives_check(const Position *pos, Move m) {
      * and `from`, as the king is not in check with us to move. */
     Bitboard line = line_bb(ksq, from);
     if (!line || (line & square_bb(to))) return false;
-    bool diagonal = (ksq & 7) != (from & 7) && (ksq >> 3) != (from >> 3);
-    if (diagonal)
+    if (line_is_diagonal(ksq, from))
         return (bishop_attacks(ksq, occ) & line & (pos_pieces(pos, us, BISHOP) | pos_pieces(pos, us, QUEEN))) != 0;
     return (rook_attacks(ksq, occ) & line & (pos_pieces(pos, us, ROOK) | pos_pieces(pos, us, QUEEN))) != 0;
 }
