@@ -529,6 +529,29 @@ bool pos_gives_check(const Position *pos, Move m) {
     return (rook_attacks(ksq, occ) & line & (pos_pieces(pos, us, ROOK) | pos_pieces(pos, us, QUEEN))) != 0;
 }
 
+/* The squares use the board as it stands: a piece never gives check through the square it
+ * leaves, since that square could only lie between its new square and the king if it stood on
+ * the king's line with nothing between, i.e. if the king were in check with us to move. */
+void pos_check_info(const Position *pos, CheckInfo *info) {
+    int us = pos->side, them = !us, ksq = pos->king_square[them];
+    Bitboard diagonal = bishop_attacks(ksq, pos->occupied), straight = rook_attacks(ksq, pos->occupied);
+    info->check_squares[PAWN] = pawn_attacks(them, ksq);
+    info->check_squares[KNIGHT] = knight_attacks(ksq);
+    info->check_squares[BISHOP] = diagonal;
+    info->check_squares[ROOK] = straight;
+    info->check_squares[QUEEN] = diagonal | straight;
+    info->check_squares[KING] = 0;
+    Bitboard queens = pos_pieces(pos, us, QUEEN);
+    Bitboard snipers = (bishop_attacks(ksq, 0) & (pos_pieces(pos, us, BISHOP) | queens))
+                     | (rook_attacks(ksq, 0) & (pos_pieces(pos, us, ROOK) | queens));
+    info->discoverers = 0;
+    while (snipers) {
+        int sq = pop_lsb(&snipers);
+        Bitboard blockers = between_bb(ksq, sq) & pos->occupied & ~square_bb(sq);
+        if (blockers && !(blockers & (blockers - 1))) info->discoverers |= blockers & pos->color_bb[us];
+    }
+}
+
 bool pos_is_draw_by_rule(const Position *pos, int search_ply) {
     const StateInfo *st = pos_state(pos);
     if (st->rule50 >= 100) return true; /* mate on the 100th ply is caught by the caller first */

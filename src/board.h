@@ -97,11 +97,26 @@ bool pos_square_attacked(const Position *pos, int sq, int by_color, Bitboard occ
 uint64_t pos_compute_key(const Position *pos);
 bool pos_is_pseudo_legal(const Position *pos, Move m); /* full legality check of a move from any source */
 bool pos_gives_check(const Position *pos, Move m);
+/* What a move needs in order to give check, worked out once for a position that is searched
+ * move by move: the squares from which each piece type would attack the enemy king, and our
+ * pieces that alone stand between it and a slider of ours (leaving their line uncovers it). */
+typedef struct CheckInfo {
+    Bitboard check_squares[PIECE_TYPE_NB];
+    Bitboard discoverers;
+} CheckInfo;
+void pos_check_info(const Position *pos, CheckInfo *info);
 bool pos_is_capture(const Position *pos, Move m);
 bool pos_is_draw_by_rule(const Position *pos, int search_ply); /* repetition or 50-move */
 bool pos_insufficient_material(const Position *pos);
 bool pos_non_pawn_material(const Position *pos, int color);
 void pos_flip(const Position *src, Position *dst); /* colour-mirrored copy */
+/* pos_gives_check by table lookups (castling, en passant and promotions take the full test). */
+static inline bool pos_gives_check_with(const Position *pos, const CheckInfo *info, Move m) {
+    if (move_kind(m) != MOVE_NORMAL) return pos_gives_check(pos, m);
+    int from = move_from(m), to = move_to(m);
+    if (info->check_squares[piece_type(pos->board[from])] & square_bb(to)) return true;
+    return (info->discoverers & square_bb(from)) && !(line_bb(pos->king_square[!pos->side], from) & square_bb(to));
+}
 /* Drop history older than the fifty-move window so long games fit. */
 void pos_trim_history(Position *pos);
 

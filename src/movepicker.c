@@ -12,9 +12,8 @@ enum {
     STAGE_QS_TT, STAGE_QS_GEN, STAGE_QS_NOISY
 };
 
-void movepicker_init(MovePicker *mp, const Position *pos, const History *history, Move tt_move,
-                     const Move killers[2], Move counter, const int16_t (*cont0)[SQUARE_NB],
-                     const int16_t (*cont1)[SQUARE_NB]) {
+static void setup(MovePicker *mp, const Position *pos, const History *history, Move tt_move, const Move killers[2],
+                  Move counter, const int16_t (*cont0)[SQUARE_NB], const int16_t (*cont1)[SQUARE_NB]) {
     mp->pos = pos;
     mp->history = history;
     mp->cont[0] = cont0;
@@ -27,9 +26,16 @@ void movepicker_init(MovePicker *mp, const Position *pos, const History *history
     mp->stage = pos_in_check(pos) ? STAGE_EVASION_TT : STAGE_TT;
 }
 
+void movepicker_init(MovePicker *mp, const Position *pos, const History *history, Move tt_move,
+                     const Move killers[2], Move counter, const int16_t (*cont0)[SQUARE_NB],
+                     const int16_t (*cont1)[SQUARE_NB]) {
+    setup(mp, pos, history, tt_move, killers, counter, cont0, cont1);
+    pos_check_info(pos, &mp->checks);
+}
+
 void movepicker_init_qsearch(MovePicker *mp, const Position *pos, const History *history, Move tt_move) {
     static const Move no_killers[2] = {MOVE_NONE, MOVE_NONE};
-    movepicker_init(mp, pos, history, MOVE_NONE, no_killers, MOVE_NONE, NULL, NULL);
+    setup(mp, pos, history, MOVE_NONE, no_killers, MOVE_NONE, NULL, NULL);
     bool in_check = pos_in_check(pos);
     if (tt_move && pos_is_pseudo_legal(pos, tt_move) && (in_check || pos_is_capture(pos, tt_move) ||
                                                           (move_kind(tt_move) == MOVE_PROMOTION && move_promo_type(tt_move) == QUEEN)))
@@ -101,7 +107,7 @@ static bool usable_quiet(const MovePicker *mp, Move m) {
 
 /* A killer or countermove to return now: usable, and a check when the other quiets are skipped. */
 static bool wanted_quiet(const MovePicker *mp, Move m, bool skip_quiets) {
-    return usable_quiet(mp, m) && (!skip_quiets || pos_gives_check(mp->pos, m));
+    return usable_quiet(mp, m) && (!skip_quiets || pos_gives_check_with(mp->pos, &mp->checks, m));
 }
 
 Move movepicker_next(MovePicker *mp, bool skip_quiets) {
@@ -155,7 +161,7 @@ Move movepicker_next(MovePicker *mp, bool skip_quiets) {
             while (mp->index < mp->list.count) {
                 /* skipping: only checks are left to find, in generation order */
                 Move m = skip_quiets ? mp->list.moves[mp->index++] : pick_best(mp);
-                if (m == mp->tt_move || is_special_quiet(mp, m) || (skip_quiets && !pos_gives_check(mp->pos, m))) continue;
+                if (m == mp->tt_move || is_special_quiet(mp, m) || (skip_quiets && !pos_gives_check_with(mp->pos, &mp->checks, m))) continue;
                 return m;
             }
             mp->stage++;

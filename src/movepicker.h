@@ -16,6 +16,7 @@ typedef struct {
     int index;
     Move bad[MAX_MOVES];
     int bad_count, bad_index;
+    CheckInfo checks; /* main search only: the skip path and the search ask which moves check */
 } MovePicker;
 
 void movepicker_init(MovePicker *mp, const Position *pos, const History *history, Move tt_move,

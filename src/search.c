@@ -611,7 +611,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         uint64_t key_guess = pos_key_after_approx(pos, m);
         tt_prefetch(shared->tt, key_guess); /* the pruning checks hide the latency */
         int pc = pos->board[move_from(m)];
-        MoveInfo mi = {.move = m, .number = ++move_count, .quiet = is_quiet(pos, m), .gives_check = pos_gives_check(pos, m)};
+        MoveInfo mi = {.move = m, .number = ++move_count, .quiet = is_quiet(pos, m), .gives_check = pos_gives_check_with(pos, &mp.checks, m)};
         if (mi.quiet)
             mi.history = t->history->butterfly[pos->side][move_from(m) * 64 + move_to(m)] + (ss - 1)->cont[pc][move_to(m)]
                        + (ss - 2)->cont[pc][move_to(m)];

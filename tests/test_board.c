@@ -412,6 +412,9 @@ TEST(board, make_unmake_random_playouts) {
             }
             uint64_t key_before = pos_key(pos);
             bool predicted_check = pos_gives_check(pos, m);
+            CheckInfo info;
+            pos_check_info(pos, &info);
+            CHECK(pos_gives_check_with(pos, &info, m) == predicted_check);
             CHECK(pos_key(pos) == key_before); /* the trial move leaves no trace */
             pos_make_move(pos, m);
             CHECK(pos_in_check(pos) == predicted_check);
@@ -440,8 +443,11 @@ TEST(board, gives_check_matches_make) {
         if (!pos) continue;
         MoveList list;
         generate_legal(pos, &list);
+        CheckInfo info;
+        pos_check_info(pos, &info);
         for (int k = 0; k < list.count; k++) {
             bool predicted = pos_gives_check(pos, list.moves[k]);
+            CHECK(pos_gives_check_with(pos, &info, list.moves[k]) == predicted);
             pos_make_move(pos, list.moves[k]);
             CHECK(predicted == pos_in_check(pos));
             pos_unmake_move(pos);
