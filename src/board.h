@@ -110,7 +110,9 @@ bool pos_is_draw_by_rule(const Position *pos, int search_ply); /* repetition or 
 bool pos_insufficient_material(const Position *pos);
 bool pos_non_pawn_material(const Position *pos, int color);
 void pos_flip(const Position *src, Position *dst); /* colour-mirrored copy */
-/* pos_gives_check by table lookups (castling, en passant and promotions take the full test). */
+/* pos_gives_check by table lookups, for a position whose moves are asked one after another (the
+ * search, the move picker); pos_gives_check stays the cheaper one-off test, and the tests hold the
+ * two equal. Castling, en passant and promotions take the full test. */
 static inline bool pos_gives_check_with(const Position *pos, const CheckInfo *info, Move m) {
     if (move_kind(m) != MOVE_NORMAL) return pos_gives_check(pos, m);
     int from = move_from(m), to = move_to(m);
