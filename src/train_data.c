@@ -21,9 +21,25 @@ static uint64_t fraction_threshold(double fraction) {
     return fraction >= 1.0 ? UINT64_MAX : (uint64_t)(fraction * 18446744073709551616.0);
 }
 
-/* Appends one file's decodable records to data->records; with weight < 1 only that share of
- * its games (chosen by a hash of the file number and the game id, so whole games). */
-static bool load_file(TrainData *data, const char *path, double weight, size_t *capacity, char *err, size_t err_size) {
+/* A file's identity for the split and the subsample: a hash of its first record. Unlike the
+ * file's place in the --data list or in a pool's name order, it does not move when files are
+ * listed in another order or a new file joins the pool, so a game keeps its side of the split.
+ * (Every datagen file starts with a seeded random opening, so two files share a key only when
+ * one is a copy of the other.) */
+static uint64_t file_key(const Record *first) {
+    uint64_t words[RECORD_SIZE / 8], key = TRAIN_SPLIT_SALT;
+    memcpy(words, first->bytes, sizeof words);
+    for (size_t i = 0; i < RECORD_SIZE / 8; i++) key = mix64(key ^ words[i]);
+    return key;
+}
+
+/* Both the split and the subsample hash (file key, game id), so whole games move together. */
+static uint64_t game_hash(uint64_t salt, uint64_t key, uint32_t game) { return mix64(salt ^ key ^ mix64(game)); }
+
+/* Appends one file's decodable records to data->records and sets *key (file_key); with
+ * weight < 1 only that share of its games. */
+static bool load_file(TrainData *data, const char *path, double weight, size_t *capacity, uint64_t *key, char *err,
+                      size_t err_size) {
     struct stat st;
     if (stat(path, &st) != 0) return snprintf(err, err_size, "cannot open '%s': %s", path, strerror(errno)), false;
     if (!S_ISREG(st.st_mode)) return snprintf(err, err_size, "'%s' is not a regular file", path), false;
@@ -62,6 +78,7 @@ static bool load_file(TrainData *data, const char *path, double weight, size_t *
     size_t got = fread(dst, RECORD_SIZE, n, f);
     fclose(f);
     if (got != n) return snprintf(err, err_size, "short read from '%s'", path), false;
+    *key = n ? file_key(&dst[0]) : 0;
     /* drop records that do not decode (and games outside the weight), keep the rest in file order */
     size_t kept = 0;
     RecordPosition rp;
@@ -71,7 +88,7 @@ static bool load_file(TrainData *data, const char *path, double weight, size_t *
             data->rejected++;
             continue;
         }
-        if (weight < 1.0 && mix64(TRAIN_WEIGHT_SALT ^ ((uint64_t)data->files << 32 | record_game(&dst[i]))) >= keep_below)
+        if (weight < 1.0 && game_hash(TRAIN_WEIGHT_SALT, *key, record_game(&dst[i])) >= keep_below)
             continue;
         dst[kept++] = dst[i];
     }
@@ -96,7 +113,7 @@ static int compare_names(const void *a, const void *b) { return strcmp(*(char *c
 /* A --data entry: a record file, or a directory whose *.bin files are all loaded (in name
  * order, so the split and the subsample do not depend on the directory's listing order). */
 static bool load_entry(TrainData *data, const char *path, double weight, size_t *capacity, size_t **file_end,
-                       char *err, size_t err_size) {
+                       uint64_t **file_keys, char *err, size_t err_size) {
     struct stat st;
     if (stat(path, &st) != 0) return snprintf(err, err_size, "cannot open '%s': %s", path, strerror(errno)), false;
     char **names = NULL;
@@ -124,10 +141,14 @@ static bool load_entry(TrainData *data, const char *path, double weight, size_t 
     }
     bool ok = true;
     for (size_t i = 0; i < (count ? count : 1) && ok; i++) {
-        ok = load_file(data, count ? names[i] : path, weight, capacity, err, err_size);
+        uint64_t key = 0;
+        ok = load_file(data, count ? names[i] : path, weight, capacity, &key, err, err_size);
         size_t *grown = realloc(*file_end, (size_t)(data->files + 1) * sizeof *grown);
-        if (!grown) ok = false, snprintf(err, err_size, "out of memory");
-        else *file_end = grown, (*file_end)[data->files++] = data->count;
+        if (grown) *file_end = grown;
+        uint64_t *grown_keys = realloc(*file_keys, (size_t)(data->files + 1) * sizeof *grown_keys);
+        if (grown_keys) *file_keys = grown_keys;
+        if (!grown || !grown_keys) ok = false, snprintf(err, err_size, "out of memory");
+        else (*file_keys)[data->files] = key, (*file_end)[data->files++] = data->count;
     }
     for (size_t i = 0; i < count; i++) free(names[i]);
     free(names);
@@ -139,7 +160,8 @@ bool train_data_load(TrainData *data, const char *file_list, double holdout_frac
     memset(data, 0, sizeof *data);
     data->log = log;
     size_t capacity = 0;
-    size_t *file_end = NULL; /* record count after each file, for the per-file game keys */
+    size_t *file_end = NULL;    /* record count after each file */
+    uint64_t *file_keys = NULL; /* each file's file_key */
     char *list = strdup(file_list ? file_list : "");
     if (!list) return snprintf(err, err_size, "out of memory"), false;
     bool ok = true;
@@ -157,7 +179,7 @@ bool train_data_load(TrainData *data, const char *file_list, double holdout_frac
             }
             *at = '\0';
         }
-        ok = load_entry(data, path, weight, &capacity, &file_end, err, err_size);
+        ok = load_entry(data, path, weight, &capacity, &file_end, &file_keys, err, err_size);
     }
     free(list);
     if (ok && data->count == 0) ok = false, snprintf(err, err_size, "no usable records in '%s'", file_list);
@@ -175,7 +197,7 @@ bool train_data_load(TrainData *data, const char *file_list, double holdout_frac
         for (size_t i = 0; i < data->count; i++) {
             while (i >= file_end[file]) file++;
             uint32_t game = record_game(&data->records[i]);
-            bool holdout = holdout_fraction > 0 && mix64(TRAIN_SPLIT_SALT ^ ((uint64_t)file << 32 | game)) < threshold;
+            bool holdout = holdout_fraction > 0 && game_hash(TRAIN_SPLIT_SALT, file_keys[file], game) < threshold;
             bool new_game = game != prev_game || file != prev_file;
             prev_game = game, prev_file = file;
             if (holdout) data->holdout[data->holdout_count++] = (uint32_t)i, data->holdout_games += new_game;
@@ -183,6 +205,7 @@ bool train_data_load(TrainData *data, const char *file_list, double holdout_frac
         }
     }
     free(file_end);
+    free(file_keys);
     if (!ok) train_data_free(data);
     return ok;
 }

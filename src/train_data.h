@@ -40,7 +40,8 @@ typedef struct {
 } TrainSample;
 
 /* Loads a comma-separated list of entries and splits them: a game goes to the holdout when a
- * hash of (file number, game id) falls below holdout_fraction. An entry is a record file or a
+ * hash of (its file's first record, game id) falls below holdout_fraction, so the split does not
+ * depend on the order of the list or on what else a pool holds. An entry is a record file or a
  * directory (its *.bin files, in name order: a data pool), optionally with @W (0 < W <= 1) to
  * keep only that share of its games, e.g. to weight an old generation down. Each file's
  * manifest line (FILE.manifest, written by datagen) goes to log. false with a reason on error. */
