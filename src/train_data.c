@@ -8,11 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static uint64_t mix64(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
+#include "random.h"
 
 /* Salt of the --data PATH@WEIGHT subsample, apart from the holdout split's. */
 #define TRAIN_WEIGHT_SALT 0x5745494748543031ULL /* "WEIGHT01" */
