@@ -108,8 +108,14 @@ static int compare_names(const void *a, const void *b) { return strcmp(*(char *c
 
 /* A --data entry: a record file, or a directory whose *.bin files are all loaded (in name
  * order, so the split and the subsample do not depend on the directory's listing order). */
-static bool load_entry(TrainData *data, const char *path, double weight, size_t *capacity, size_t **file_end,
-                       uint64_t **file_keys, char *err, size_t err_size) {
+/* Where each loaded file's records end, and its file_key: what the split needs per file. */
+typedef struct {
+    size_t end;
+    uint64_t key;
+} FileSpan;
+
+static bool load_entry(TrainData *data, const char *path, double weight, size_t *capacity, FileSpan **spans,
+                       char *err, size_t err_size) {
     struct stat st;
     if (stat(path, &st) != 0) return snprintf(err, err_size, "cannot open '%s': %s", path, strerror(errno)), false;
     char **names = NULL;
@@ -139,12 +145,9 @@ static bool load_entry(TrainData *data, const char *path, double weight, size_t 
     for (size_t i = 0; i < (count ? count : 1) && ok; i++) {
         uint64_t key = 0;
         ok = load_file(data, count ? names[i] : path, weight, capacity, &key, err, err_size);
-        size_t *grown = realloc(*file_end, (size_t)(data->files + 1) * sizeof *grown);
-        if (grown) *file_end = grown;
-        uint64_t *grown_keys = realloc(*file_keys, (size_t)(data->files + 1) * sizeof *grown_keys);
-        if (grown_keys) *file_keys = grown_keys;
-        if (!grown || !grown_keys) ok = false, snprintf(err, err_size, "out of memory");
-        else (*file_keys)[data->files] = key, (*file_end)[data->files++] = data->count;
+        FileSpan *grown = realloc(*spans, (size_t)(data->files + 1) * sizeof *grown);
+        if (!grown) ok = false, snprintf(err, err_size, "out of memory");
+        else *spans = grown, (*spans)[data->files++] = (FileSpan){data->count, key};
     }
     for (size_t i = 0; i < count; i++) free(names[i]);
     free(names);
@@ -156,8 +159,7 @@ bool train_data_load(TrainData *data, const char *file_list, double holdout_frac
     memset(data, 0, sizeof *data);
     data->log = log;
     size_t capacity = 0;
-    size_t *file_end = NULL;    /* record count after each file */
-    uint64_t *file_keys = NULL; /* each file's file_key */
+    FileSpan *spans = NULL;
     char *list = strdup(file_list ? file_list : "");
     if (!list) return snprintf(err, err_size, "out of memory"), false;
     bool ok = true;
@@ -175,7 +177,7 @@ bool train_data_load(TrainData *data, const char *file_list, double holdout_frac
             }
             *at = '\0';
         }
-        ok = load_entry(data, path, weight, &capacity, &file_end, &file_keys, err, err_size);
+        ok = load_entry(data, path, weight, &capacity, &spans, err, err_size);
     }
     free(list);
     if (ok && data->count == 0) ok = false, snprintf(err, err_size, "no usable records in '%s'", file_list);
@@ -191,17 +193,16 @@ bool train_data_load(TrainData *data, const char *file_list, double holdout_frac
         uint32_t prev_game = UINT32_MAX;
         int prev_file = -1;
         for (size_t i = 0; i < data->count; i++) {
-            while (i >= file_end[file]) file++;
+            while (i >= spans[file].end) file++;
             uint32_t game = record_game(&data->records[i]);
-            bool holdout = holdout_fraction > 0 && game_hash(TRAIN_SPLIT_SALT, file_keys[file], game) < threshold;
+            bool holdout = holdout_fraction > 0 && game_hash(TRAIN_SPLIT_SALT, spans[file].key, game) < threshold;
             bool new_game = game != prev_game || file != prev_file;
             prev_game = game, prev_file = file;
             if (holdout) data->holdout[data->holdout_count++] = (uint32_t)i, data->holdout_games += new_game;
             else data->train[data->train_count++] = (uint32_t)i, data->train_games += new_game;
         }
     }
-    free(file_end);
-    free(file_keys);
+    free(spans);
     if (!ok) train_data_free(data);
     return ok;
 }

@@ -11,6 +11,7 @@
 #include "datagen.h"
 #include "nnue.h"
 #include "nnue_order.h"
+#include "random.h"
 #include "search.h"
 #include "threads.h"
 #include "selfplay_fixture.h"
@@ -103,8 +104,9 @@ TEST(train, holdout_is_split_by_game) {
 static uint64_t records_fingerprint(const TrainData *data, const uint32_t *index, size_t count) {
     uint64_t sum = 0;
     for (size_t i = 0; i < count; i++) {
-        uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-        for (int b = 0; b < RECORD_SIZE; b++) h = (h ^ data->records[index[i]].bytes[b]) * 1099511628211ULL;
+        uint64_t words[RECORD_SIZE / 8], h = 0;
+        memcpy(words, data->records[index[i]].bytes, sizeof words);
+        for (size_t w = 0; w < RECORD_SIZE / 8; w++) h = mix64(h ^ words[w]);
         sum += h;
     }
     return sum;
