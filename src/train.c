@@ -945,7 +945,7 @@ int train_main(int argc, char **argv) {
         }
         if (takes_value) i++;
     }
-    if (!cfg.data || !cfg.out) return usage();
+    if (!cfg.data || (!cfg.out && cfg.epochs > 0)) return usage(); /* --epochs 0 alone scores the start on the holdout */
     TrainReport rep;
     char err[512];
     if (!train_run(&cfg, &rep, stderr, err, sizeof err)) {

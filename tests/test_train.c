@@ -614,6 +614,21 @@ TEST(train, unwritable_paths_fail_before_training) {
     CHECK_EQ_U64(train_main(7, argv), 2);
 }
 
+/* --epochs 0 without --out only scores the starting point on the holdout; any training needs --out. */
+TEST(train, zero_epochs_without_out_only_scores) {
+    char err[256];
+    TrainConfig cfg;
+    small_config(&cfg, NULL);
+    cfg.epochs = 0;
+    TrainReport rep;
+    CHECK_MSG(train_run(&cfg, &rep, NULL, err, sizeof err), "%s", err);
+    CHECK(rep.epochs_run == 0 && rep.last_val_loss > 0 && rep.last_val_loss < 1);
+    char *score[] = {"train", "--data", (char *)test_data(), "--epochs", "0", "--holdout", "0.2", NULL};
+    CHECK_EQ_U64(train_main(7, score), 0);
+    char *train[] = {"train", "--data", (char *)test_data(), "--epochs", "1", NULL};
+    CHECK_EQ_U64(train_main(5, train), 2);
+}
+
 /* --dump refuses what is not a regular file (a device would never end) and flags a file that
  * ends mid-record. */
 TEST(train, datagen_dump_refuses_devices_directories_and_partial_records) {
