@@ -28,6 +28,7 @@ typedef struct {
                                      * later plies (improving) may take it for an evaluation */
     Move move;                      /* move made from this ply (MOVE_NULL for a null move) */
     int moved_piece;
+    bool quiet_move;                /* that move was neither a capture nor a queen promotion */
     Move killers[2];
     Move excluded;                  /* singular-extension verification skips this move */
     const int16_t (*cont)[SQUARE_NB]; /* continuation table selected by this ply's move */
@@ -82,6 +83,7 @@ typedef struct {
     TTHit tt;           /* all zero without a hit */
     int tt_score;       /* ply-adjusted; SCORE_NONE without a hit or a stored score */
     Move tt_move;       /* at the root, the best move of the previous iteration */
+    bool tt_capture;    /* the TT move is a capture or a queen promotion */
     bool tt_pv;         /* a PV node now, or when the TT entry was stored */
     Move excluded;      /* singular verification: the move left out of this search */
 } SearchNode;
@@ -181,6 +183,7 @@ static void make_move(SearchThread *t, Stack *ss, Move m) {
     int pc = t->pos.board[move_from(m)];
     ss->move = m;
     ss->moved_piece = pc;
+    ss->quiet_move = is_quiet(&t->pos, m);
     ss->cont = (const int16_t (*)[SQUARE_NB])t->history->continuation[pc][move_to(m)];
     pos_make_move(&t->pos, m);
     if (t->nnue) accumulator_after_make(t->accumulator, &t->pos);
@@ -193,15 +196,46 @@ static void unmake_move(SearchThread *t) {
 
 /* ---------- history updates ---------- */
 
-static void update_quiet_history(SearchThread *t, Stack *ss, Move m, int bonus) {
-    History *h = t->history;
-    int pc = t->pos.board[move_from(m)], to = move_to(m);
-    history_update(&h->butterfly[t->pos.side][move_from(m) * 64 + to], bonus, HISTORY_MAX);
+/* Butterfly and continuation histories of the quiet move m that side plays with piece pc from
+ * the ply of ss (the moves of the two plies before it select the continuation tables). */
+static void update_quiet_history_of(History *h, const Stack *ss, int side, int pc, Move m, int bonus) {
+    int to = move_to(m);
+    history_update(&h->butterfly[side][move_from(m) * 64 + to], bonus, HISTORY_MAX);
     for (int back = 1; back <= 2; back++) {
-        Stack *prev = ss - back;
+        const Stack *prev = ss - back;
         if (prev->move && prev->move != MOVE_NULL)
             history_update((int16_t *)&prev->cont[pc][to], bonus, HISTORY_MAX);
     }
+}
+
+static void update_quiet_history(SearchThread *t, Stack *ss, Move m, int bonus) {
+    update_quiet_history_of(t->history, ss, t->pos.side, t->pos.board[move_from(m)], m, bonus);
+}
+
+/* The quiet move that led to this node, or NULL: its ply's entry. */
+static const Stack *prior_quiet(const Stack *ss) {
+    const Stack *prev = ss - 1;
+    return prev->move && prev->move != MOVE_NULL && prev->quiet_move ? prev : NULL;
+}
+
+/* A fail low here is a cutoff for the opponent: their quiet move that led here was good. */
+static void reward_prior_quiet(SearchThread *t, const SearchNode *n) {
+    const Stack *prev = prior_quiet(n->ss);
+    if (!PRIOR_QUIET_BONUS_PERCENT || n->root || !prev) return;
+    int bonus = history_bonus(n->depth) * PRIOR_QUIET_BONUS_PERCENT / 100;
+    update_quiet_history_of(t->history, prev, !t->pos.side, prev->moved_piece, prev->move, bonus);
+}
+
+/* How far the quiet move that led here moved its side's static evaluation, as its butterfly
+ * history: the two evaluations are from each mover's view, so their sum is what the move lost. */
+static void reward_eval_change(SearchThread *t, const SearchNode *n) {
+    const Stack *prev = prior_quiet(n->ss);
+    if (!EVAL_DIFF_HISTORY_SCALE || n->root || !prev) return;
+    int ours = exact_static_eval(n->ss), theirs = exact_static_eval(prev);
+    if (ours == SCORE_NONE || theirs == SCORE_NONE) return;
+    int bonus = -EVAL_DIFF_HISTORY_SCALE * (ours + theirs);
+    bonus = bonus > EVAL_DIFF_HISTORY_MAX ? EVAL_DIFF_HISTORY_MAX : bonus < -EVAL_DIFF_HISTORY_MAX ? -EVAL_DIFF_HISTORY_MAX : bonus;
+    history_update(&t->history->butterfly[!t->pos.side][move_from(prev->move) * 64 + move_to(prev->move)], bonus, HISTORY_MAX);
 }
 
 /* The piece type a capture takes (a pawn for en passant and for a promotion that takes nothing). */
@@ -456,12 +490,19 @@ static int late_move_reduction(const SearchNode *n, const MoveInfo *mi) {
     r += LMR_NON_PV * !n->pv_node + LMR_CUT_NODE * n->cut_node - LMR_IMPROVING * n->improving
        - LMR_GIVES_CHECK * mi->gives_check - LMR_TT_PV * n->tt_pv;
     if (mi->quiet) {
-        r -= mi->history / LMR_HISTORY_DIVISOR;
+        r += LMR_TT_CAPTURE * n->tt_capture - mi->history / LMR_HISTORY_DIVISOR;
         if (mi->move == n->ss->killers[0] || mi->move == n->ss->killers[1]) r -= LMR_KILLER;
     } else if (LMR_CAPTURE_HISTORY_PERCENT) {
         r -= mi->history * LMR_CAPTURE_HISTORY_PERCENT / (100 * LMR_HISTORY_DIVISOR);
     }
     return r;
+}
+
+/* A reduced search beat alpha: how much deeper (+1) or shallower (-1) than planned to search
+ * the move again, by how far it beat the best score so far. */
+static int research_depth_change(int score, int best, int new_depth) {
+    if (!LMR_DEEPER_MARGIN) return 0;
+    return (score > best + LMR_DEEPER_MARGIN + 2 * new_depth) - (score < best + new_depth);
 }
 
 /* ---------- main search ---------- */
@@ -473,6 +514,7 @@ static bool probe_tt(SearchThread *t, SearchNode *n) {
     n->tt_score = n->tt_hit ? score_from_tt(n->tt.score, n->ply) : SCORE_NONE;
     n->tt_move = n->root ? t->root_moves[t->pv_index].move : n->tt_hit ? n->tt.move : MOVE_NONE;
     n->tt_pv = n->pv_node || (n->tt_hit && n->tt.pv);
+    n->tt_capture = n->tt_move && !is_quiet(pos, n->tt_move);
     return !n->pv_node && n->tt_hit && n->tt.depth >= n->depth && n->tt_score != SCORE_NONE
         && (n->tt.bound == BOUND_EXACT || (n->tt.bound == BOUND_LOWER && n->tt_score >= n->beta)
             || (n->tt.bound == BOUND_UPPER && n->tt_score <= n->alpha));
@@ -500,6 +542,7 @@ static void evaluate_position(SearchThread *t, SearchNode *n) {
             n->eval = n->tt_score;
         if (!n->tt_hit && !lazy)
             tt_store(t->shared->tt, pos_key(&t->pos), MOVE_NONE, SCORE_NONE, ss->raw_eval, -1, BOUND_NONE, n->tt_pv);
+        reward_eval_change(t, n);
     }
     int past = exact_static_eval(ss - 2) != SCORE_NONE ? exact_static_eval(ss - 2) : exact_static_eval(ss - 4);
     n->improving = !ss->static_eval_lazy && (past == SCORE_NONE || ss->static_eval > past);
@@ -644,7 +687,10 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
             if (reduced < 1) reduced = 1;
             if (reduced < new_depth) t->reductions.reduced++, t->reductions.plies += (uint64_t)(new_depth - reduced);
             score = -search(t, ss + 1, -n.alpha - 1, -n.alpha, reduced, true, ply + 1);
-            if (score > n.alpha && reduced < new_depth) score = -search(t, ss + 1, -n.alpha - 1, -n.alpha, new_depth, !cut_node, ply + 1);
+            if (score > n.alpha && reduced < new_depth) {
+                new_depth += research_depth_change(score, best, new_depth);
+                if (reduced < new_depth) score = -search(t, ss + 1, -n.alpha - 1, -n.alpha, new_depth, !cut_node, ply + 1);
+            }
         } else if (!n.pv_node || move_count > 1) {
             score = -search(t, ss + 1, -n.alpha - 1, -n.alpha, new_depth, !cut_node, ply + 1);
         } else {
@@ -677,6 +723,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
 
     if (move_count == 0) return n.excluded ? n.alpha : n.in_check ? -SCORE_MATE + ply : 0;
     if (best >= n.beta && best_move) update_on_cutoff(t, ss, best_move, n.depth, &tried);
+    if (!best_move && !n.excluded) reward_prior_quiet(t, &n);
     if (!n.excluded && !(n.root && t->pv_index > 0)) {
         int bound = best >= n.beta ? BOUND_LOWER : (n.pv_node && best_move) ? BOUND_EXACT : BOUND_UPPER;
         tt_store(shared->tt, pos_key(pos), best_move, score_to_tt(best, ply), ss->raw_eval, n.depth, bound, n.tt_pv);

@@ -71,6 +71,18 @@
     TUNABLE(LMR_HISTORY_DIVISOR, 8192, 2048, 16384, 512)                                                \
     /* captures: less reduction by capture history * percent / (100 * LMR_HISTORY_DIVISOR) (0: off) */\
     TUNABLE(LMR_CAPTURE_HISTORY_PERCENT, 0, 0, 400, 20)                                                 \
+    /* quiets: more reduction when the TT move is a capture (0: off) */                                \
+    TUNABLE(LMR_TT_CAPTURE, 0, 0, 2, 1)                                                                 \
+    /* a reduced search that beat alpha is searched again one ply deeper when it beat the best score \
+     * by margin + 2 * depth, one ply shallower when by less than depth (margin 0: off) */            \
+    TUNABLE(LMR_DEEPER_MARGIN, 0, 0, 120, 6)                                                            \
+    /* a node that fails low rewards the opponent's quiet move that led to it: its history gets    \
+     * percent of the depth's bonus (0: off) */                                                       \
+    TUNABLE(PRIOR_QUIET_BONUS_PERCENT, 0, 0, 300, 15)                                                   \
+    /* the quiet move that led here gets -scale * (its mover's static evaluation + ours) as butterfly \
+     * history, within +-max: how much it improved its side's evaluation (scale 0: off) */            \
+    TUNABLE(EVAL_DIFF_HISTORY_SCALE, 0, 0, 20, 1)                                                       \
+    TUNABLE(EVAL_DIFF_HISTORY_MAX, 1000, 200, 3000, 100)                                                \
     /* history pruning: a late quiet with history below -margin * depth is skipped at depth <= max   \
      * (max 0: off) */                                                                                 \
     TUNABLE(HISTORY_PRUNE_MAX_DEPTH, 0, 0, 6, 1)                                                        \

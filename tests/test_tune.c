@@ -84,7 +84,11 @@ TEST(tune, candidate_features_switch_on) {
     } switches[] = {{CORRECTION_HISTORY_INDEX, 1, CORRECTION_HISTORY_INDEX, 1},
                     {HISTORY_PRUNE_MAX_DEPTH_INDEX, 6, HISTORY_PRUNE_MARGIN_INDEX, 500},
                     {LMR_CAPTURE_HISTORY_PERCENT_INDEX, 100, LMR_CAPTURE_HISTORY_PERCENT_INDEX, 100},
-                    {PROBCUT_MIN_DEPTH_INDEX, 5, PROBCUT_MIN_DEPTH_INDEX, 5}};
+                    {PROBCUT_MIN_DEPTH_INDEX, 5, PROBCUT_MIN_DEPTH_INDEX, 5},
+                    {LMR_TT_CAPTURE_INDEX, 1, LMR_TT_CAPTURE_INDEX, 1},
+                    {LMR_DEEPER_MARGIN_INDEX, 40, LMR_DEEPER_MARGIN_INDEX, 40},
+                    {PRIOR_QUIET_BONUS_PERCENT_INDEX, 100, PRIOR_QUIET_BONUS_PERCENT_INDEX, 100},
+                    {EVAL_DIFF_HISTORY_SCALE_INDEX, 10, EVAL_DIFF_HISTORY_MAX_INDEX, 1000}};
     SearchWorker *w = search_worker_create(8);
     CHECK(w);
     if (!w) return;
