@@ -13,11 +13,13 @@ enum {
 };
 
 static void setup(MovePicker *mp, const Position *pos, const History *history, Move tt_move, const Move killers[2],
-                  Move counter, const int16_t (*cont0)[SQUARE_NB], const int16_t (*cont1)[SQUARE_NB]) {
+                  Move counter, const int16_t (*cont0)[SQUARE_NB], const int16_t (*cont1)[SQUARE_NB],
+                  const int16_t (*cont3)[SQUARE_NB]) {
     mp->pos = pos;
     mp->history = history;
     mp->cont[0] = cont0;
     mp->cont[1] = cont1;
+    mp->cont[2] = cont3;
     mp->tt_move = tt_move && pos_is_pseudo_legal(pos, tt_move) ? tt_move : MOVE_NONE;
     mp->killers[0] = killers[0];
     mp->killers[1] = killers[1];
@@ -28,14 +30,14 @@ static void setup(MovePicker *mp, const Position *pos, const History *history, M
 
 void movepicker_init(MovePicker *mp, const Position *pos, const History *history, Move tt_move,
                      const Move killers[2], Move counter, const int16_t (*cont0)[SQUARE_NB],
-                     const int16_t (*cont1)[SQUARE_NB]) {
-    setup(mp, pos, history, tt_move, killers, counter, cont0, cont1);
+                     const int16_t (*cont1)[SQUARE_NB], const int16_t (*cont3)[SQUARE_NB]) {
+    setup(mp, pos, history, tt_move, killers, counter, cont0, cont1, cont3);
     pos_check_info(pos, &mp->checks);
 }
 
 void movepicker_init_qsearch(MovePicker *mp, const Position *pos, const History *history, Move tt_move) {
     static const Move no_killers[2] = {MOVE_NONE, MOVE_NONE};
-    setup(mp, pos, history, MOVE_NONE, no_killers, MOVE_NONE, NULL, NULL);
+    setup(mp, pos, history, MOVE_NONE, no_killers, MOVE_NONE, NULL, NULL, NULL);
     bool in_check = pos_in_check(pos);
     if (tt_move && pos_is_pseudo_legal(pos, tt_move) && (in_check || pos_is_capture(pos, tt_move) ||
                                                           (move_kind(tt_move) == MOVE_PROMOTION && move_promo_type(tt_move) == QUEEN)))
@@ -64,6 +66,7 @@ static int quiet_score(const MovePicker *mp, Move m) {
     int s = mp->history->butterfly[mp->pos->side][move_from(m) * 64 + to];
     if (mp->cont[0]) s += mp->cont[0][pc][to];
     if (mp->cont[1]) s += mp->cont[1][pc][to];
+    if (mp->cont[2]) s += mp->cont[2][pc][to];
     return s;
 }
 

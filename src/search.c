@@ -197,12 +197,14 @@ static void unmake_move(SearchThread *t) {
 /* ---------- history updates ---------- */
 
 /* Butterfly and continuation histories of the quiet move m that side plays with piece pc from
- * the ply of ss (the moves of the two plies before it select the continuation tables). */
+ * the ply of ss (the moves 1, 2 and, with CONT_HISTORY_PLY4, 4 plies before it select the
+ * continuation tables). */
 static void update_quiet_history_of(History *h, const Stack *ss, int side, int pc, Move m, int bonus) {
+    static const int plies_back[] = {1, 2, 4};
     int to = move_to(m);
     history_update(&h->butterfly[side][move_from(m) * 64 + to], bonus, HISTORY_MAX);
-    for (int back = 1; back <= 2; back++) {
-        const Stack *prev = ss - back;
+    for (int i = 0; i < (CONT_HISTORY_PLY4 ? 3 : 2); i++) {
+        const Stack *prev = ss - plies_back[i];
         if (prev->move && prev->move != MOVE_NULL)
             history_update((int16_t *)&prev->cont[pc][to], bonus, HISTORY_MAX);
     }
@@ -640,7 +642,8 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
     Stack *prev = ss - 1;
     Move counter = prev->move && prev->move != MOVE_NULL ? t->history->countermove[prev->moved_piece][move_to(prev->move)] : MOVE_NONE;
     MovePicker mp;
-    movepicker_init(&mp, pos, t->history, n.tt_move, ss->killers, counter, (ss - 1)->cont, (ss - 2)->cont);
+    movepicker_init(&mp, pos, t->history, n.tt_move, ss->killers, counter, (ss - 1)->cont, (ss - 2)->cont,
+                    CONT_HISTORY_PLY4 ? (ss - 4)->cont : NULL);
 
     int best = -SCORE_INFINITE, move_count = 0;
     Move best_move = MOVE_NONE, m;
@@ -657,7 +660,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         MoveInfo mi = {.move = m, .number = ++move_count, .quiet = is_quiet(pos, m), .gives_check = pos_gives_check_with(pos, &mp.checks, m)};
         if (mi.quiet)
             mi.history = t->history->butterfly[pos->side][move_from(m) * 64 + move_to(m)] + (ss - 1)->cont[pc][move_to(m)]
-                       + (ss - 2)->cont[pc][move_to(m)];
+                       + (ss - 2)->cont[pc][move_to(m)] + (CONT_HISTORY_PLY4 ? (ss - 4)->cont[pc][move_to(m)] : 0);
         else if (LMR_CAPTURE_HISTORY_PERCENT)
             mi.history = *capture_history_entry(t, m);
 

@@ -15,7 +15,7 @@ static uint64_t rng_state = 0x5eed5eedULL;
 
 typedef struct {
     Move tt, killers[2], counter;
-    const int16_t (*cont[2])[SQUARE_NB];
+    const int16_t (*cont[3])[SQUARE_NB];
 } Hints;
 
 static Move random_move_of(const MoveList *list) {
@@ -30,10 +30,11 @@ static const int16_t (*random_cont(const History *h))[SQUARE_NB] {
 /* Variant 0: no hints; 1: legal moves; 2: moves of another position and garbage; 3: one legal
  * move given as every hint at once. */
 static Hints make_hints(int variant, const MoveList *legal, const MoveList *elsewhere, const History *h) {
-    Hints x = {MOVE_NONE, {MOVE_NONE, MOVE_NONE}, MOVE_NONE, {NULL, NULL}};
+    Hints x = {MOVE_NONE, {MOVE_NONE, MOVE_NONE}, MOVE_NONE, {NULL, NULL, NULL}};
     if (variant == 0) return x;
     x.cont[0] = random_cont(h);
     x.cont[1] = random_cont(h);
+    x.cont[2] = random_cont(h);
     if (variant == 1) {
         x.tt = random_move_of(legal);
         x.killers[0] = random_move_of(legal);
@@ -101,11 +102,11 @@ static void check_node(const Position *pos, const History *h, const MoveList *el
     for (int variant = 0; variant < 4; variant++) {
         Hints x = make_hints(variant, &legal, elsewhere, h);
         MovePicker mp;
-        movepicker_init(&mp, pos, h, x.tt, x.killers, x.counter, x.cont[0], x.cont[1]);
+        movepicker_init(&mp, pos, h, x.tt, x.killers, x.counter, x.cont[0], x.cont[1], x.cont[2]);
         int n = drain(&mp, MAX_MOVES, got, 2 * MAX_MOVES);
         bool ok = n == legal.count && yields_ok(got, n, &legal, &legal);
 
-        movepicker_init(&mp, pos, h, x.tt, x.killers, x.counter, x.cont[0], x.cont[1]);
+        movepicker_init(&mp, pos, h, x.tt, x.killers, x.counter, x.cont[0], x.cont[1], x.cont[2]);
         n = drain(&mp, (int)(test_random(&rng_state) % 4), got, 2 * MAX_MOVES);
         ok = ok && yields_ok(got, n, &legal, &kept);
 
