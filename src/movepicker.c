@@ -66,7 +66,7 @@ static int quiet_score(const MovePicker *mp, Move m) {
     int s = mp->history->butterfly[mp->pos->side][move_from(m) * 64 + to];
     if (mp->cont[0]) s += mp->cont[0][pc][to];
     if (mp->cont[1]) s += mp->cont[1][pc][to];
-    if (mp->cont[2]) s += mp->cont[2][pc][to];
+    if (CONT_HISTORY_PLY4 && mp->cont[2]) s += mp->cont[2][pc][to]; /* a candidate: compiled out when off */
     return s;
 }
 

@@ -28,7 +28,6 @@ typedef struct {
                                      * later plies (improving) may take it for an evaluation */
     Move move;                      /* move made from this ply (MOVE_NULL for a null move) */
     int moved_piece;
-    bool quiet_move;                /* that move was neither a capture nor a queen promotion */
     Move killers[2];
     Move excluded;                  /* singular-extension verification skips this move */
     const int16_t (*cont)[SQUARE_NB]; /* continuation table selected by this ply's move */
@@ -83,7 +82,7 @@ typedef struct {
     TTHit tt;           /* all zero without a hit */
     int tt_score;       /* ply-adjusted; SCORE_NONE without a hit or a stored score */
     Move tt_move;       /* at the root, the best move of the previous iteration */
-    bool tt_capture;    /* the TT move is a capture or a queen promotion */
+    bool tt_capture;    /* the TT move is a capture or a queen promotion (set only when LMR_TT_CAPTURE reads it) */
     bool tt_pv;         /* a PV node now, or when the TT entry was stored */
     Move excluded;      /* singular verification: the move left out of this search */
 } SearchNode;
@@ -183,7 +182,6 @@ static void make_move(SearchThread *t, Stack *ss, Move m) {
     int pc = t->pos.board[move_from(m)];
     ss->move = m;
     ss->moved_piece = pc;
-    ss->quiet_move = is_quiet(&t->pos, m);
     ss->cont = (const int16_t (*)[SQUARE_NB])t->history->continuation[pc][move_to(m)];
     pos_make_move(&t->pos, m);
     if (t->nnue) accumulator_after_make(t->accumulator, &t->pos);
@@ -214,15 +212,17 @@ static void update_quiet_history(SearchThread *t, Stack *ss, Move m, int bonus) 
     update_quiet_history_of(t->history, ss, t->pos.side, t->pos.board[move_from(m)], m, bonus);
 }
 
-/* The quiet move that led to this node, or NULL: its ply's entry. */
-static const Stack *prior_quiet(const Stack *ss) {
+/* The ply entry of the move that led to this node when it was quiet (no capture, no queen
+ * promotion), else NULL. */
+static const Stack *prior_quiet(const SearchThread *t, const Stack *ss) {
     const Stack *prev = ss - 1;
-    return prev->move && prev->move != MOVE_NULL && prev->quiet_move ? prev : NULL;
+    if (!prev->move || prev->move == MOVE_NULL || pos_state(&t->pos)->captured != NO_PIECE) return NULL;
+    return move_kind(prev->move) == MOVE_PROMOTION && move_promo_type(prev->move) == QUEEN ? NULL : prev;
 }
 
 /* A fail low here is a cutoff for the opponent: their quiet move that led here was good. */
 static void reward_prior_quiet(SearchThread *t, const SearchNode *n) {
-    const Stack *prev = prior_quiet(n->ss);
+    const Stack *prev = prior_quiet(t, n->ss);
     if (!PRIOR_QUIET_BONUS_PERCENT || n->root || !prev) return;
     int bonus = history_bonus(n->depth) * PRIOR_QUIET_BONUS_PERCENT / 100;
     update_quiet_history_of(t->history, prev, !t->pos.side, prev->moved_piece, prev->move, bonus);
@@ -231,7 +231,7 @@ static void reward_prior_quiet(SearchThread *t, const SearchNode *n) {
 /* How far the quiet move that led here moved its side's static evaluation, as its butterfly
  * history: the two evaluations are from each mover's view, so their sum is what the move lost. */
 static void reward_eval_change(SearchThread *t, const SearchNode *n) {
-    const Stack *prev = prior_quiet(n->ss);
+    const Stack *prev = prior_quiet(t, n->ss);
     if (!EVAL_DIFF_HISTORY_SCALE || n->root || !prev) return;
     int ours = exact_static_eval(n->ss), theirs = exact_static_eval(prev);
     if (ours == SCORE_NONE || theirs == SCORE_NONE) return;
@@ -516,7 +516,7 @@ static bool probe_tt(SearchThread *t, SearchNode *n) {
     n->tt_score = n->tt_hit ? score_from_tt(n->tt.score, n->ply) : SCORE_NONE;
     n->tt_move = n->root ? t->root_moves[t->pv_index].move : n->tt_hit ? n->tt.move : MOVE_NONE;
     n->tt_pv = n->pv_node || (n->tt_hit && n->tt.pv);
-    n->tt_capture = n->tt_move && !is_quiet(pos, n->tt_move);
+    n->tt_capture = LMR_TT_CAPTURE && n->tt_move && !is_quiet(pos, n->tt_move);
     return !n->pv_node && n->tt_hit && n->tt.depth >= n->depth && n->tt_score != SCORE_NONE
         && (n->tt.bound == BOUND_EXACT || (n->tt.bound == BOUND_LOWER && n->tt_score >= n->beta)
             || (n->tt.bound == BOUND_UPPER && n->tt_score <= n->alpha));
