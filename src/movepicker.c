@@ -39,8 +39,7 @@ void movepicker_init_qsearch(MovePicker *mp, const Position *pos, const History 
     static const Move no_killers[2] = {MOVE_NONE, MOVE_NONE};
     setup(mp, pos, history, MOVE_NONE, no_killers, MOVE_NONE, NULL, NULL, NULL);
     bool in_check = pos_in_check(pos);
-    if (tt_move && pos_is_pseudo_legal(pos, tt_move) && (in_check || pos_is_capture(pos, tt_move) ||
-                                                          (move_kind(tt_move) == MOVE_PROMOTION && move_promo_type(tt_move) == QUEEN)))
+    if (tt_move && pos_is_pseudo_legal(pos, tt_move) && (in_check || pos_is_capture(pos, tt_move) || move_is_queen_promotion(tt_move)))
         mp->tt_move = tt_move;
     mp->stage = in_check ? STAGE_EVASION_TT : STAGE_QS_TT;
 }
@@ -105,7 +104,7 @@ static bool is_special_quiet(const MovePicker *mp, Move m) {
 
 static bool usable_quiet(const MovePicker *mp, Move m) {
     return m != MOVE_NONE && m != mp->tt_move && !pos_is_capture(mp->pos, m) && pos_is_pseudo_legal(mp->pos, m)
-        && !(move_kind(m) == MOVE_PROMOTION && move_promo_type(m) == QUEEN);
+        && !move_is_queen_promotion(m);
 }
 
 /* A killer or countermove to return now: usable, and a check when the other quiets are skipped. */

@@ -138,7 +138,7 @@ static inline int history_bonus(int depth) {
 }
 
 static inline bool is_quiet(const Position *pos, Move m) {
-    return !pos_is_capture(pos, m) && !(move_kind(m) == MOVE_PROMOTION && move_promo_type(m) == QUEEN);
+    return !pos_is_capture(pos, m) && !move_is_queen_promotion(m);
 }
 
 static const int16_t (*sentinel_cont(const SearchThread *t))[SQUARE_NB] {
@@ -216,8 +216,8 @@ static void update_quiet_history(SearchThread *t, Stack *ss, Move m, int bonus) 
  * promotion), else NULL. */
 static const Stack *prior_quiet(const SearchThread *t, const Stack *ss) {
     const Stack *prev = ss - 1;
-    if (!prev->move || prev->move == MOVE_NULL || pos_state(&t->pos)->captured != NO_PIECE) return NULL;
-    return move_kind(prev->move) == MOVE_PROMOTION && move_promo_type(prev->move) == QUEEN ? NULL : prev;
+    bool quiet = prev->move && prev->move != MOVE_NULL && pos_state(&t->pos)->captured == NO_PIECE && !move_is_queen_promotion(prev->move);
+    return quiet ? prev : NULL;
 }
 
 /* A fail low here is a cutoff for the opponent: their quiet move that led here was good. */

@@ -46,6 +46,8 @@ static inline int move_from(Move m) { return m & 63; }
 static inline int move_to(Move m) { return (m >> 6) & 63; }
 static inline int move_kind(Move m) { return m >> 14; }
 static inline int move_promo_type(Move m) { return ((m >> 12) & 3) + KNIGHT; }
+/* Ordering and pruning treat a queen promotion like a capture (under-promotions stay quiet). */
+static inline bool move_is_queen_promotion(Move m) { return move_kind(m) == MOVE_PROMOTION && move_promo_type(m) == QUEEN; }
 
 static inline int make_piece(int color, int type) { return type + 6 * color; }
 static inline int piece_type(int piece) { return piece % 6; }
