@@ -163,7 +163,7 @@ TEST(fen, roundtrip_epd_positions) {
             CHECK_MSG(strcmp(out, again) == 0, "%s vs %s", out, again);
             CHECK(pos_key(a) == pos_key(b));
             CHECK(memcmp(a->board, b->board, sizeof a->board) == 0);
-            CHECK_MSG(memcmp(&a->castling, &b->castling, sizeof a->castling) == 0, "castling setup of %s", fens[i]);
+            CHECK_MSG(memcmp(&a->castling, &b->castling, sizeof a->castling) == 0, "castling setup of %.120s", fens[i]);
         }
         free(a);
         free(b);

@@ -226,7 +226,13 @@ TEST(tune, spsa_run_is_reproducible_resumes_and_prints_the_table) {
     CHECK_MSG(tune_run(&cfg, &a, NULL, err, sizeof err), "%s", err);
     CHECK_MSG(tune_run(&cfg, &b, NULL, err, sizeof err), "%s", err);
     CHECK(a.done == 6 && !a.stopped && a.wins + a.draws + a.losses == 12);
-    CHECK(a.count == 3 && !memcmp(a.theta, b.theta, sizeof a.theta));
+    CHECK(a.count == 3 && b.count == 3);
+    /* on a mismatch, the two runs side by side: which constant parted and after what results */
+    CHECK_MSG(!memcmp(a.theta, b.theta, sizeof a.theta),
+              "run a: %.3f %.3f %.3f (+%llu =%llu -%llu); run b: %.3f %.3f %.3f (+%llu =%llu -%llu)", a.theta[0],
+              a.theta[1], a.theta[2], (unsigned long long)a.wins, (unsigned long long)a.draws,
+              (unsigned long long)a.losses, b.theta[0], b.theta[1], b.theta[2], (unsigned long long)b.wins,
+              (unsigned long long)b.draws, (unsigned long long)b.losses);
     bool moved = false;
     for (int i = 0; i < a.count; i++) moved |= a.theta[i] != search_tunables[a.tunable[i]].default_value;
     CHECK_MSG(moved || a.wins == a.losses, "no value moved after %llu wins and %llu losses", (unsigned long long)a.wins,
