@@ -211,6 +211,13 @@ static void tiny_config(TuneConfig *cfg, const char *openings, const char *check
     cfg->settings.eval_mode = EVAL_MODE_CLASSICAL;
 }
 
+/* A run's values (every digit, so values that differ never print alike) and its results. */
+static void describe_run(const TuneState *st, char *out, size_t size) {
+    int n = snprintf(out, size, "(+%llu =%llu -%llu)", (unsigned long long)st->wins, (unsigned long long)st->draws,
+                     (unsigned long long)st->losses);
+    for (int i = 0; i < st->count && n > 0 && (size_t)n < size; i++) n += snprintf(out + n, size - (size_t)n, " %.17g", st->theta[i]);
+}
+
 TEST(tune, spsa_run_is_reproducible_resumes_and_prints_the_table) {
     char openings[128], checkpoint[128], err[256];
     snprintf(openings, sizeof openings, "/tmp/squall-test-tune-openings-%d", (int)getpid());
@@ -228,11 +235,10 @@ TEST(tune, spsa_run_is_reproducible_resumes_and_prints_the_table) {
     CHECK(a.done == 6 && !a.stopped && a.wins + a.draws + a.losses == 12);
     CHECK(a.count == 3 && b.count == 3);
     /* on a mismatch, the two runs side by side: which constant parted and after what results */
-    CHECK_MSG(!memcmp(a.theta, b.theta, sizeof a.theta),
-              "run a: %.3f %.3f %.3f (+%llu =%llu -%llu); run b: %.3f %.3f %.3f (+%llu =%llu -%llu)", a.theta[0],
-              a.theta[1], a.theta[2], (unsigned long long)a.wins, (unsigned long long)a.draws,
-              (unsigned long long)a.losses, b.theta[0], b.theta[1], b.theta[2], (unsigned long long)b.wins,
-              (unsigned long long)b.draws, (unsigned long long)b.losses);
+    char run_a[160], run_b[160];
+    describe_run(&a, run_a, sizeof run_a);
+    describe_run(&b, run_b, sizeof run_b);
+    CHECK_MSG(!memcmp(a.theta, b.theta, sizeof a.theta), "run a: %s; run b: %s", run_a, run_b);
     bool moved = false;
     for (int i = 0; i < a.count; i++) moved |= a.theta[i] != search_tunables[a.tunable[i]].default_value;
     CHECK_MSG(moved || a.wins == a.losses, "no value moved after %llu wins and %llu losses", (unsigned long long)a.wins,
