@@ -502,6 +502,7 @@ void train_config_defaults(TrainConfig *cfg) {
     cfg->weight_decay = TRAIN_DEFAULT_WEIGHT_DECAY;
     cfg->row_weight_decay = TRAIN_DEFAULT_ROW_WEIGHT_DECAY;
     cfg->row_weight_decay_end = -1;
+    cfg->psqt_row_weight_decay_end = -1;
     cfg->warmup_steps = TRAIN_DEFAULT_WARMUP_STEPS;
     cfg->lambda = TRAIN_DEFAULT_LAMBDA;
     cfg->holdout = TRAIN_DEFAULT_HOLDOUT;
@@ -519,11 +520,10 @@ static float row_weight_decay(const TrainConfig *cfg) {
     return cfg->row_weight_decay >= 0 ? cfg->row_weight_decay : cfg->weight_decay;
 }
 
-/* The row decay at a step with --row-wd-end: it moves from the start value to the end value over
- * the run, geometrically when both are positive (each halving takes as long), else linearly, so
- * the king buckets are held to the shared rows early and free to learn their own part late. */
-static float row_weight_decay_at(const TrainConfig *cfg, int64_t step, int64_t total_steps) {
-    float start = row_weight_decay(cfg), end = cfg->row_weight_decay_end;
+/* A decay that moves from `start` to `end` over the run (--row-wd-end, --psqt-row-wd-end):
+ * geometrically when both are positive (each halving takes as long), else linearly, so the king
+ * buckets are held to the shared rows early and free to learn their own part late. end < 0: held. */
+static float decay_at(float start, float end, int64_t step, int64_t total_steps) {
     if (end < 0 || total_steps <= 0) return start;
     double f = step >= total_steps ? 1.0 : (double)step / (double)total_steps;
     if (start > 0 && end > 0) return (float)(start * pow(end / start, f));
@@ -619,8 +619,11 @@ static bool train_epochs(Trainer *tr, int first_epoch, TrainReport *rep, FILE *l
             tr->step++;
             tr->step_decay = adam_step_for(lr, cfg->weight_decay, tr->step);
             tr->step_plain = adam_step_for(lr, 0.0f, tr->step);
-            tr->step_rows = adam_step_for(lr, row_weight_decay_at(cfg, tr->step, sched.total_steps), tr->step);
-            tr->step_psqt_rows = adam_step_for(lr, cfg->psqt_row_weight_decay, tr->step);
+            float row_decay = decay_at(row_weight_decay(cfg), cfg->row_weight_decay_end, tr->step, sched.total_steps);
+            float psqt_row_decay =
+                decay_at(cfg->psqt_row_weight_decay, cfg->psqt_row_weight_decay_end, tr->step, sched.total_steps);
+            tr->step_rows = adam_step_for(lr, row_decay, tr->step);
+            tr->step_psqt_rows = adam_step_for(lr, psqt_row_decay, tr->step);
             run_job(tr, JOB_PREPARE);
             run_job(tr, JOB_REFRESH);
             run_job(tr, JOB_BACKWARD);
@@ -805,7 +808,9 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
     if (cfg->row_weight_decay_end >= 0)
         at += snprintf(row_decay_text + at, sizeof row_decay_text - (size_t)at, " -> %.3g", cfg->row_weight_decay_end);
     if (cfg->psqt_row_weight_decay > 0 && at >= 0 && (size_t)at < sizeof row_decay_text)
-        snprintf(row_decay_text + at, sizeof row_decay_text - (size_t)at, ", PSQT %.3g", cfg->psqt_row_weight_decay);
+        at += snprintf(row_decay_text + at, sizeof row_decay_text - (size_t)at, ", PSQT %.3g", cfg->psqt_row_weight_decay);
+    if (cfg->psqt_row_weight_decay > 0 && cfg->psqt_row_weight_decay_end >= 0 && at >= 0 && (size_t)at < sizeof row_decay_text)
+        snprintf(row_decay_text + at, sizeof row_decay_text - (size_t)at, " -> %.3g", cfg->psqt_row_weight_decay_end);
     if (ok && log)
         fprintf(log, "train: %d epochs, batch %d, lr %.2e -> %.2e (%s), weight decay %.3g (bucketed rows %s), "
                      "lambda %.2f, sparsity %.3g, %d threads, factorizer %s, %d output bucket(s), %s, seed %" PRIu64 "\n",
@@ -860,7 +865,7 @@ void train_usage(FILE *out) {
     fprintf(out,
             "usage: squall train --data FILE[,FILE...] --out NET [--epochs E] [--stop-after E] [--batch B] [--lr LR]\n"
             "         [--final-lr-ratio R] [--warmup STEPS] [--wd W] [--row-wd W] [--row-wd-end W]\n"
-            "         [--psqt-row-wd W] [--wdl-lambda L] [--k K | --fit-k]\n"
+            "         [--psqt-row-wd W] [--psqt-row-wd-end W] [--wdl-lambda L] [--k K | --fit-k]\n"
             "         [--sparsity S] [--holdout F] [--min-ply P] [--threads T] [--seed S] [--resume CKPT]\n"
             "         [--checkpoint CKPT] [--init NET] [--no-factorizer] [--keep-best] [--checks-per-epoch C]\n"
             "         [--plateau N [--decay-epochs D]] [--compare N] [--progress SECONDS] [--output-buckets 1|8] [--screlu]\n");
@@ -910,6 +915,7 @@ int train_main(int argc, char **argv) {
         else if (!strcmp(a, "--row-wd")) ok = parse_double(v, 0, 1000, &x), cfg.row_weight_decay = (float)x;
         else if (!strcmp(a, "--row-wd-end")) ok = parse_double(v, 0, 1000, &x), cfg.row_weight_decay_end = (float)x;
         else if (!strcmp(a, "--psqt-row-wd")) ok = parse_double(v, 0, 1000, &x), cfg.psqt_row_weight_decay = (float)x;
+        else if (!strcmp(a, "--psqt-row-wd-end")) ok = parse_double(v, 0, 1000, &x), cfg.psqt_row_weight_decay_end = (float)x;
         else if (!strcmp(a, "--wdl-lambda")) ok = parse_double(v, 0, 1, &x), cfg.lambda = (float)x;
         else if (!strcmp(a, "--sparsity")) ok = parse_double(v, 0, 1, &x), cfg.sparsity = (float)x;
         else if (!strcmp(a, "--k")) ok = parse_double(v, 1, 100000, &x), cfg.k = (float)x;

@@ -38,6 +38,7 @@ typedef struct {
     float row_weight_decay;  /* king-bucketed feature rows; < 0: weight_decay */
     float row_weight_decay_end; /* < 0: row_weight_decay throughout; else the decay moves there by the last step */
     float psqt_row_weight_decay; /* king-bucketed PSQT entries (0: none; their shared entries never decay) */
+    float psqt_row_weight_decay_end; /* < 0: psqt_row_weight_decay throughout; else it moves there by the last step */
     int64_t warmup_steps;
     float lambda;
     float sparsity;          /* loss weight of the mean accumulator activation (--sparsity; 0: none) */

@@ -383,6 +383,24 @@ TEST(train, psqt_row_weight_decay_pulls_psqt_buckets_together) {
     remove(nets[0]), remove(nets[1]);
 }
 
+static void release_psqt_rows_by_the_end(TrainConfig *cfg) { cfg->psqt_row_weight_decay_end = 0; }
+
+/* --psqt-row-wd-end: the PSQT buckets' decay on the same kind of schedule as the feature rows';
+ * falling to zero over the run, it lets them drift apart late where the held decay does not. */
+TEST(train, psqt_row_weight_decay_schedule_frees_psqt_buckets_late) {
+    char nets[2][128], err[256];
+    double loss[2] = {0, 0};
+    CHECK_MSG(train_with_and_without("psqtwdend", decay_psqt_rows_fully, release_psqt_rows_by_the_end, nets, loss, err,
+                                     sizeof err),
+              "%s", err);
+    double spread_held = spread_over_buckets(nets[0], true), spread_freed = spread_over_buckets(nets[1], true);
+    printf("    PSQT bucket spread: %.0f with the decay held, %.0f with it falling to zero\n", spread_held, spread_freed);
+    CHECK_MSG(spread_held >= 0 && spread_freed > 1.3 * spread_held, "PSQT bucket spread %.0f held, %.0f freed",
+              spread_held, spread_freed);
+    nnue_unload();
+    remove(nets[0]), remove(nets[1]);
+}
+
 /* Starting from a net with the factorizer on: each virtual row holds the bucket mean of its
  * feature's rows, the bucket parts sum to zero, and export gives back the same weights. */
 TEST(train, init_from_net_moves_the_shared_part_into_virtual_rows) {
