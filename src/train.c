@@ -807,9 +807,10 @@ bool train_run(const TrainConfig *cfg, TrainReport *rep, FILE *log, char *err, s
     int at = snprintf(row_decay_text, sizeof row_decay_text, "%.3g", row_weight_decay(cfg));
     if (cfg->row_weight_decay_end >= 0)
         at += snprintf(row_decay_text + at, sizeof row_decay_text - (size_t)at, " -> %.3g", cfg->row_weight_decay_end);
-    if (cfg->psqt_row_weight_decay > 0 && at >= 0 && (size_t)at < sizeof row_decay_text)
+    bool psqt_decays = cfg->psqt_row_weight_decay > 0 || cfg->psqt_row_weight_decay_end > 0;
+    if (psqt_decays && at >= 0 && (size_t)at < sizeof row_decay_text)
         at += snprintf(row_decay_text + at, sizeof row_decay_text - (size_t)at, ", PSQT %.3g", cfg->psqt_row_weight_decay);
-    if (cfg->psqt_row_weight_decay > 0 && cfg->psqt_row_weight_decay_end >= 0 && at >= 0 && (size_t)at < sizeof row_decay_text)
+    if (psqt_decays && cfg->psqt_row_weight_decay_end >= 0 && at >= 0 && (size_t)at < sizeof row_decay_text)
         snprintf(row_decay_text + at, sizeof row_decay_text - (size_t)at, " -> %.3g", cfg->psqt_row_weight_decay_end);
     if (ok && log)
         fprintf(log, "train: %d epochs, batch %d, lr %.2e -> %.2e (%s), weight decay %.3g (bucketed rows %s), "
