@@ -352,19 +352,26 @@ TEST(train, row_weight_decay_pulls_buckets_to_the_shared_rows) {
 
 static void release_rows_by_the_end(TrainConfig *cfg) { cfg->row_weight_decay_end = 0; }
 
+/* The bucket spread of two runs, the decay held (`hold`) and the same decay falling to zero over
+ * the run (`release` too): the freed run must spread the buckets clearly further apart. */
+static void check_schedule_frees_buckets_late(const char *tag, void (*hold)(TrainConfig *),
+                                              void (*release)(TrainConfig *), bool psqt) {
+    char nets[2][128], err[256];
+    double loss[2] = {0, 0};
+    CHECK_MSG(train_with_and_without(tag, hold, release, nets, loss, err, sizeof err), "%s", err);
+    double spread_held = spread_over_buckets(nets[0], psqt), spread_freed = spread_over_buckets(nets[1], psqt);
+    const char *what = psqt ? "PSQT bucket spread" : "bucket spread";
+    printf("    %s: %.0f with the decay held, %.0f with it falling to zero\n", what, spread_held, spread_freed);
+    CHECK_MSG(spread_held >= 0 && spread_freed > 1.3 * spread_held, "%s %.0f held, %.0f freed", what, spread_held,
+              spread_freed);
+    nnue_unload();
+    remove(nets[0]), remove(nets[1]);
+}
+
 /* --row-wd-end: a full row decay that falls to zero over the run lets the buckets learn their
  * own part late, where the same decay held throughout keeps them at the shared rows. */
 TEST(train, row_weight_decay_schedule_frees_buckets_late) {
-    char nets[2][128], err[256];
-    double loss[2] = {0, 0};
-    CHECK_MSG(train_with_and_without("rowwdend", decay_rows_fully, release_rows_by_the_end, nets, loss, err, sizeof err),
-              "%s", err);
-    double spread_held = bucket_spread(nets[0]), spread_freed = bucket_spread(nets[1]);
-    printf("    bucket spread: %.0f with the decay held, %.0f with it falling to zero\n", spread_held, spread_freed);
-    CHECK_MSG(spread_held >= 0 && spread_freed > 1.3 * spread_held, "bucket spread %.0f held, %.0f freed",
-              spread_held, spread_freed);
-    nnue_unload();
-    remove(nets[0]), remove(nets[1]);
+    check_schedule_frees_buckets_late("rowwdend", decay_rows_fully, release_rows_by_the_end, false);
 }
 
 static void decay_psqt_rows_fully(TrainConfig *cfg) { cfg->psqt_row_weight_decay = 1.0f / cfg->lr; }
@@ -385,20 +392,9 @@ TEST(train, psqt_row_weight_decay_pulls_psqt_buckets_together) {
 
 static void release_psqt_rows_by_the_end(TrainConfig *cfg) { cfg->psqt_row_weight_decay_end = 0; }
 
-/* --psqt-row-wd-end: the PSQT buckets' decay on the same kind of schedule as the feature rows';
- * falling to zero over the run, it lets them drift apart late where the held decay does not. */
+/* --psqt-row-wd-end: the PSQT buckets' decay on the feature rows' kind of schedule. */
 TEST(train, psqt_row_weight_decay_schedule_frees_psqt_buckets_late) {
-    char nets[2][128], err[256];
-    double loss[2] = {0, 0};
-    CHECK_MSG(train_with_and_without("psqtwdend", decay_psqt_rows_fully, release_psqt_rows_by_the_end, nets, loss, err,
-                                     sizeof err),
-              "%s", err);
-    double spread_held = spread_over_buckets(nets[0], true), spread_freed = spread_over_buckets(nets[1], true);
-    printf("    PSQT bucket spread: %.0f with the decay held, %.0f with it falling to zero\n", spread_held, spread_freed);
-    CHECK_MSG(spread_held >= 0 && spread_freed > 1.3 * spread_held, "PSQT bucket spread %.0f held, %.0f freed",
-              spread_held, spread_freed);
-    nnue_unload();
-    remove(nets[0]), remove(nets[1]);
+    check_schedule_frees_buckets_late("psqtwdend", decay_psqt_rows_fully, release_psqt_rows_by_the_end, true);
 }
 
 /* Starting from a net with the factorizer on: each virtual row holds the bucket mean of its
