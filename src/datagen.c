@@ -270,6 +270,7 @@ void datagen_config_defaults(DatagenConfig *cfg) {
     cfg->random_plies = DATAGEN_DEFAULT_RANDOM_PLIES;
     cfg->hash_mb = DATAGEN_DEFAULT_HASH_MB;
     cfg->progress_seconds = DATAGEN_PROGRESS_SECONDS;
+    cfg->manifest_seconds = DATAGEN_MANIFEST_SECONDS;
     cfg->settings = (EngineSettings)ENGINE_SETTINGS_DEFAULT;
 }
 
@@ -357,6 +358,7 @@ bool datagen_run(const DatagenConfig *cfg, DatagenStats *stats, FILE *log, char 
         started++;
     }
     double next_report = start + cfg->progress_seconds;
+    double next_manifest = start + cfg->manifest_seconds;
     bool stop_announced = false;
     for (;;) {
         struct timespec nap = {0, 50 * 1000 * 1000};
@@ -374,8 +376,13 @@ bool datagen_run(const DatagenConfig *cfg, DatagenStats *stats, FILE *log, char 
         double now = time_now_seconds();
         if (cfg->progress_seconds > 0 && now >= next_report) {
             print_progress(log, &snapshot, now - start, false);
-            if (cfg->manifest) datagen_write_manifest(cfg, &snapshot, start_time, "running");
             next_report = now + cfg->progress_seconds;
+        }
+        /* on its own clock, so a generator killed without warning (or run with --progress 0)
+         * leaves a manifest at most this far behind its file */
+        if (cfg->manifest && now >= next_manifest) {
+            datagen_write_manifest(cfg, &snapshot, start_time, "running");
+            next_manifest = now + cfg->manifest_seconds;
         }
     }
     for (int i = 0; i < started; i++) pthread_join(tids[i], NULL);

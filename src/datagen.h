@@ -30,6 +30,7 @@
 #define DATAGEN_DRAW_MIN_PLY 80          /* ... once the game is at least this many plies old */
 #define DATAGEN_MAX_PLY 400              /* a game still running here is scored a draw */
 #define DATAGEN_PROGRESS_SECONDS 5.0
+#define DATAGEN_MANIFEST_SECONDS 60.0 /* a killed run loses at most this much of its count */
 
 typedef struct {
     const char *out_path;
@@ -44,6 +45,7 @@ typedef struct {
     EngineSettings settings; /* evaluator and search settings of every game */
     const char *evaluator;   /* for the manifest: "classical", or "nnue net=<sha256> name=<file>" */
     bool manifest;           /* keep OUT.manifest current (see datagen_write_manifest) */
+    double manifest_seconds; /* how often a running generator rewrites it */
 } DatagenConfig;
 
 typedef struct {
@@ -58,7 +60,7 @@ typedef struct {
 void datagen_config_defaults(DatagenConfig *cfg);
 /* The pool's record of one data file: OUT.manifest, one line of key=value fields (generator
  * version, evaluator and net sha256, nodes, seed, opening plies, threads, positions, games,
- * start and update times, status running|done|failed), rewritten at every progress line and at
+ * start and update times, status running|done|failed), rewritten every manifest_seconds and at
  * the end, so a later run knows what each file of the pool holds even if this one was killed. */
 bool datagen_write_manifest(const DatagenConfig *cfg, const DatagenStats *stats, time_t started, const char *status);
 /* "nnue net=<sha256 of the current net> name=<its name>" or "classical": what the evaluator

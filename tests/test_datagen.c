@@ -1,5 +1,7 @@
 /* datagen: records decode to legal quiet positions with consistent game results, and a run is
  * byte-identical for the same seed whatever the thread count. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -208,5 +210,47 @@ TEST(datagen, manifest_describes_the_finished_file) {
     CHECK_MSG(strstr(text, " eval=classical nodes=300 seed=77 ") && strstr(text, expect) && strstr(text, "status=done\n"),
               "manifest: %.*s", (int)size, text);
     free(text);
+    remove(path), remove(manifest);
+}
+
+/* A running generator keeps its manifest current without progress lines, so one killed without
+ * warning leaves counts close to what its file holds. */
+typedef struct {
+    DatagenConfig cfg;
+    bool ok;
+    atomic_bool finished;
+} ManifestRun;
+
+static void *manifest_run_thread(void *arg) {
+    ManifestRun *run = arg;
+    char err[256];
+    DatagenStats st;
+    run->ok = datagen_run(&run->cfg, &st, NULL, err, sizeof err);
+    atomic_store(&run->finished, true);
+    return NULL;
+}
+
+TEST(datagen, manifest_is_rewritten_while_running) {
+    char path[128], manifest[160];
+    temp_path(path, sizeof path, "manifest-live");
+    snprintf(manifest, sizeof manifest, "%s.manifest", path);
+    static ManifestRun run;
+    test_selfplay_config(&run.cfg, path, 1, 300, 78);
+    run.cfg.games = 8, run.cfg.manifest = true, run.cfg.manifest_seconds = 0.001, run.cfg.evaluator = "classical";
+    run.ok = false;
+    atomic_store(&run.finished, false);
+    pthread_t tid;
+    CHECK(pthread_create(&tid, NULL, manifest_run_thread, &run) == 0);
+    bool saw_counted_running = false;
+    while (!atomic_load(&run.finished) && !saw_counted_running) {
+        size_t size = 0;
+        char *text = (char *)test_read_file(manifest, &size);
+        saw_counted_running = text && strstr(text, "status=running") && !strstr(text, " games=0 ");
+        free(text);
+        usleep(1000);
+    }
+    pthread_join(tid, NULL);
+    CHECK(run.ok);
+    CHECK_MSG(saw_counted_running, "no manifest with finished games and status=running was seen before the end");
     remove(path), remove(manifest);
 }
