@@ -240,7 +240,9 @@ TEST(datagen, manifest_is_rewritten_while_running) {
     run.ok = false;
     atomic_store(&run.finished, false);
     pthread_t tid;
-    CHECK(pthread_create(&tid, NULL, manifest_run_thread, &run) == 0);
+    bool created = pthread_create(&tid, NULL, manifest_run_thread, &run) == 0;
+    CHECK(created);
+    if (!created) return;
     bool saw_counted_running = false;
     while (!atomic_load(&run.finished) && !saw_counted_running) {
         size_t size = 0;
