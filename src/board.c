@@ -121,7 +121,8 @@ bool pos_set_fen(Position *pos, const char *fen, char *err, size_t err_size) {
     strcpy(buf, fen);
     char *fields[8];
     int nfields = 0;
-    for (char *tok = strtok(buf, " \t\r\n"); tok; tok = strtok(NULL, " \t\r\n")) {
+    char *rest = NULL; /* strtok_r: datagen's threads parse FENs at the same time */
+    for (char *tok = strtok_r(buf, " \t\r\n", &rest); tok; tok = strtok_r(NULL, " \t\r\n", &rest)) {
         if (nfields == 6) { free(p); return fen_error(err, err_size, "junk after the FEN's six fields"); }
         fields[nfields++] = tok;
     }
@@ -589,7 +590,8 @@ void pos_flip(const Position *src, Position *dst) {
     if (sscanf(fen, "%79s %3s %7s %3s %d %d", placement, side, castle, ep, &r50, &full) != 6) return;
     char *ranks[8];
     int nr = 0;
-    for (char *t = strtok(placement, "/"); t && nr < 8; t = strtok(NULL, "/")) ranks[nr++] = t;
+    char *rest = NULL;
+    for (char *t = strtok_r(placement, "/", &rest); t && nr < 8; t = strtok_r(NULL, "/", &rest)) ranks[nr++] = t;
     size_t n = 0;
     for (int i = 7; i >= 0; i--) {
         for (char *c = ranks[i]; *c; c++) flipped[n++] = isalpha((unsigned char)*c) ? (char)(isupper((unsigned char)*c) ? tolower(*c) : toupper(*c)) : *c;

@@ -1,4 +1,5 @@
 /* Board, move generation, FEN and notation tests. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -272,6 +273,47 @@ TEST(fen, rejects_bad_input_atomically) {
     }
     free(before);
     free(pos);
+}
+
+/* Several threads parse FENs at once (datagen's workers each set up their openings): a parser
+ * with hidden shared state, such as strtok's, mixes their fields up. */
+#define PARALLEL_FEN_THREADS 4
+#define PARALLEL_FEN_ROUNDS 250000
+typedef struct {
+    const char *fen;
+    int failures;
+} ParallelFenJob;
+
+static void *parse_fen_repeatedly(void *arg) {
+    ParallelFenJob *job = arg;
+    Position *pos = malloc(sizeof *pos);
+    if (!pos) return job->failures = -1, NULL;
+    char back[128];
+    for (int i = 0; i < PARALLEL_FEN_ROUNDS; i++) {
+        back[0] = 0;
+        if (!pos_set_fen(pos, job->fen, NULL, 0)) job->failures++;
+        else if (pos_get_fen(pos, back, sizeof back), strcmp(back, job->fen)) job->failures++;
+    }
+    free(pos);
+    return NULL;
+}
+
+TEST(fen, parsing_is_safe_on_parallel_threads) {
+    ParallelFenJob jobs[PARALLEL_FEN_THREADS] = {
+        {START_FEN, 0},
+        {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 0},
+        {"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 0},
+        {"rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 0},
+    };
+    pthread_t tids[PARALLEL_FEN_THREADS];
+    int started = 0;
+    for (; started < PARALLEL_FEN_THREADS; started++)
+        if (pthread_create(&tids[started], NULL, parse_fen_repeatedly, &jobs[started]) != 0) break;
+    CHECK_MSG(started >= 2, "only %d threads started", started);
+    for (int i = 0; i < started; i++) pthread_join(tids[i], NULL);
+    for (int i = 0; i < started; i++)
+        CHECK_MSG(jobs[i].failures == 0, "'%s': %d of %d parses failed or came back different", jobs[i].fen,
+                  jobs[i].failures, PARALLEL_FEN_ROUNDS);
 }
 
 TEST(fen, ep_square_kept_only_when_capturable) {
