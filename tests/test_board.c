@@ -290,21 +290,18 @@ static void *parse_fen_repeatedly(void *arg) {
     if (!pos) return job->failures = -1, NULL;
     char back[128];
     for (int i = 0; i < PARALLEL_FEN_ROUNDS; i++) {
-        back[0] = 0;
-        if (!pos_set_fen(pos, job->fen, NULL, 0)) job->failures++;
-        else if (pos_get_fen(pos, back, sizeof back), strcmp(back, job->fen)) job->failures++;
+        bool parsed = pos_set_fen(pos, job->fen, NULL, 0);
+        if (parsed) pos_get_fen(pos, back, sizeof back);
+        if (!parsed || strcmp(back, job->fen)) job->failures++;
     }
     free(pos);
     return NULL;
 }
 
 TEST(fen, parsing_is_safe_on_parallel_threads) {
-    ParallelFenJob jobs[PARALLEL_FEN_THREADS] = {
-        {START_FEN, 0},
-        {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 0},
-        {"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 0},
-        {"rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 0},
-    };
+    _Static_assert(PARALLEL_FEN_THREADS <= sizeof published / sizeof published[0], "a published FEN per thread");
+    ParallelFenJob jobs[PARALLEL_FEN_THREADS];
+    for (int i = 0; i < PARALLEL_FEN_THREADS; i++) jobs[i] = (ParallelFenJob){published[i].fen, 0};
     pthread_t tids[PARALLEL_FEN_THREADS];
     int started = 0;
     for (; started < PARALLEL_FEN_THREADS; started++)
