@@ -428,8 +428,8 @@ static bool late_move_prunes(const SearchNode *n, const MoveInfo *mi) {
     return n->depth <= LMP_MAX_DEPTH && mi->number >= limit;
 }
 
-static bool futility_prunes_quiets(const SearchNode *n) {
-    return n->depth <= FUTILITY_MAX_DEPTH && n->ss->static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * n->depth <= n->alpha;
+static bool futility_prunes_quiets(const SearchNode *n, int depth) {
+    return depth <= FUTILITY_MAX_DEPTH && n->ss->static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= n->alpha;
 }
 
 /* A quiet whose history says it has failed again and again is not worth a look at low depth. */
@@ -437,9 +437,9 @@ static bool history_prunes(const SearchNode *n, const MoveInfo *mi) {
     return n->depth <= HISTORY_PRUNE_MAX_DEPTH && mi->history < -HISTORY_PRUNE_MARGIN * n->depth;
 }
 
-static bool see_prunes(const Position *pos, const SearchNode *n, const MoveInfo *mi) {
+static bool see_prunes(const Position *pos, const SearchNode *n, const MoveInfo *mi, int quiet_depth) {
     if (n->depth > SEE_MAX_DEPTH) return false;
-    int threshold = mi->quiet ? -SEE_QUIET_MARGIN * n->depth : -SEE_NOISY_MARGIN * n->depth * n->depth;
+    int threshold = mi->quiet ? -SEE_QUIET_MARGIN * quiet_depth : -SEE_NOISY_MARGIN * n->depth * n->depth;
     return !see_at_least(pos, mi->move, threshold);
 }
 
@@ -498,6 +498,14 @@ static int late_move_reduction(const SearchNode *n, const MoveInfo *mi) {
         r -= mi->history * LMR_CAPTURE_HISTORY_PERCENT / (100 * LMR_HISTORY_DIVISOR);
     }
     return r;
+}
+
+/* The depth a quiet's pruning judges it at: with PRUNE_AT_REDUCED_DEPTH the depth its reduced
+ * search would have (a move LMR would cut short is not worth more effort to prune), else the node's. */
+static int pruning_depth(const SearchNode *n, const MoveInfo *mi) {
+    if (!PRUNE_AT_REDUCED_DEPTH) return n->depth;
+    int d = n->depth - 1 - late_move_reduction(n, mi);
+    return d < 0 ? 0 : d > n->depth ? n->depth : d;
 }
 
 /* A reduced search beat alpha: how much deeper (+1) or shallower (-1) than planned to search
@@ -665,14 +673,16 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
             mi.history = *capture_history_entry(t, m);
 
         if (!n.root && best > -SCORE_MATE_IN_MAX && pos_non_pawn_material(pos, pos->side)) {
+            int quiet_depth = mi.quiet ? pruning_depth(&n, &mi) : n.depth;
             if (mi.quiet && !n.in_check && !mi.gives_check) {
-                if (late_move_prunes(&n, &mi) || futility_prunes_quiets(&n)) {
+                if (late_move_prunes(&n, &mi) || (!PRUNE_AT_REDUCED_DEPTH && futility_prunes_quiets(&n, n.depth))) {
                     skip_quiets = true;
                     continue;
                 }
+                if (PRUNE_AT_REDUCED_DEPTH && futility_prunes_quiets(&n, quiet_depth)) continue;
                 if (history_prunes(&n, &mi)) continue;
             }
-            if (see_prunes(pos, &n, &mi)) continue;
+            if (see_prunes(pos, &n, &mi, quiet_depth)) continue;
         }
 
         int multicut = SCORE_NONE;
