@@ -40,8 +40,8 @@
     TUNABLE(LMP_MAX_DEPTH, 8, 4, 12, 1)                                                                 \
     TUNABLE(LMP_BASE, 3, 1, 8, 1)                                                                       \
     TUNABLE(LMP_NOT_IMPROVING_DIVISOR, 2, 1, 3, 1)                                                      \
+    TUNABLE(PRUNE_AT_REDUCED_DEPTH, 0, 0, 1, 1) /* futility, quiet SEE: at the quiet's LMR depth */   \
     /* SEE pruning: quiets below -margin * depth, captures below -margin * depth^2 */                 \
-    TUNABLE(PRUNE_AT_REDUCED_DEPTH, 0, 0, 1, 1) /* futility and quiet SEE pruning judge a quiet at its LMR depth */ \
     TUNABLE(SEE_MAX_DEPTH, 8, 4, 12, 1)                                                                 \
     TUNABLE(SEE_QUIET_MARGIN, 60, 20, 120, 6)                                                           \
     TUNABLE(SEE_NOISY_MARGIN, 20, 5, 60, 3)                                                             \
