@@ -76,6 +76,14 @@ bool pos_square_attacked(const Position *pos, int sq, int by, Bitboard occ) {
         || (rook_attacks(sq, occ) & (pos_pieces(pos, by, ROOK) | pos_pieces(pos, by, QUEEN)));
 }
 
+Bitboard pos_attacks_by(const Position *pos, int by) {
+    Bitboard attacks = pawn_attacks_bb(by, pos_pieces(pos, by, PAWN)) | king_attacks(pos->king_square[by]);
+    for (Bitboard b = pos_pieces(pos, by, KNIGHT); b;) attacks |= knight_attacks(pop_lsb(&b));
+    for (Bitboard b = pos_pieces(pos, by, BISHOP) | pos_pieces(pos, by, QUEEN); b;) attacks |= bishop_attacks(pop_lsb(&b), pos->occupied);
+    for (Bitboard b = pos_pieces(pos, by, ROOK) | pos_pieces(pos, by, QUEEN); b;) attacks |= rook_attacks(pop_lsb(&b), pos->occupied);
+    return attacks;
+}
+
 /* An en-passant square is recorded only when a pawn of the side to move could take there,
  * so that transpositions get the same key. */
 static int usable_ep_square(const Position *pos, int ep, int side_to_move) {

@@ -94,6 +94,8 @@ void pos_unmake_null(Position *pos);
 
 Bitboard pos_attackers_to(const Position *pos, int sq, Bitboard occupied);
 bool pos_square_attacked(const Position *pos, int sq, int by_color, Bitboard occupied);
+/* Every square a piece of color attacks. */
+Bitboard pos_attacks_by(const Position *pos, int color);
 uint64_t pos_compute_key(const Position *pos);
 bool pos_is_pseudo_legal(const Position *pos, Move m); /* full legality check of a move from any source */
 bool pos_gives_check(const Position *pos, Move m);

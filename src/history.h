@@ -15,12 +15,21 @@ typedef struct {
 } CorrectionHistory;
 
 typedef struct {
-    int16_t butterfly[COLOR_NB][SQUARE_NB * SQUARE_NB];          /* quiet moves by from/to */
+    int16_t butterfly[COLOR_NB][4 * SQUARE_NB * SQUARE_NB];      /* quiet moves by threat bucket, from, to */
     int16_t capture[PIECE_NB][SQUARE_NB][PIECE_TYPE_NB];          /* captures by mover/to/victim */
     PieceToHistory continuation[PIECE_NB + 1][SQUARE_NB];         /* previous piece/to -> this piece/to */
     Move countermove[PIECE_NB + 1][SQUARE_NB];                    /* refutation of previous piece/to */
     CorrectionHistory correction;
 } History;
+
+/* A quiet move's butterfly entry: from/to within one of four buckets that say whether the opponent
+ * attacks its from and its to square (threats: the squares the opponent attacks; 0 puts every
+ * move in bucket 0). */
+static inline int butterfly_index(Bitboard threats, Move m) {
+    int from = move_from(m), to = move_to(m);
+    int bucket = (int)((threats >> from) & 1) * 2 + (int)((threats >> to) & 1);
+    return bucket * SQUARE_NB * SQUARE_NB + from * SQUARE_NB + to;
+}
 
 /* Gravity update: entries saturate smoothly at +-max instead of overflowing. */
 static inline void history_update(int16_t *entry, int bonus, int max) {

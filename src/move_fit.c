@@ -127,7 +127,7 @@ static bool label_all(LabelWork *w, int threads) {
 static int picker_first_row(const Position *pos, const History *empty) {
     MovePicker mp;
     const Move no_killers[2] = {MOVE_NONE, MOVE_NONE};
-    movepicker_init(&mp, pos, empty, MOVE_NONE, no_killers, MOVE_NONE, NULL, NULL, NULL);
+    movepicker_init(&mp, pos, empty, MOVE_NONE, no_killers, MOVE_NONE, NULL, NULL, NULL, 0);
     Move first = movepicker_next(&mp, false);
     MoveList list;
     generate_legal(pos, &list);

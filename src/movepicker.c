@@ -25,13 +25,15 @@ static void setup(MovePicker *mp, const Position *pos, const History *history, M
     mp->killers[1] = killers[1];
     mp->counter = counter;
     mp->bad_count = mp->bad_index = 0;
+    mp->threats = 0;
     mp->stage = pos_in_check(pos) ? STAGE_EVASION_TT : STAGE_TT;
 }
 
 void movepicker_init(MovePicker *mp, const Position *pos, const History *history, Move tt_move,
                      const Move killers[2], Move counter, const int16_t (*cont0)[SQUARE_NB],
-                     const int16_t (*cont1)[SQUARE_NB], const int16_t (*cont3)[SQUARE_NB]) {
+                     const int16_t (*cont1)[SQUARE_NB], const int16_t (*cont3)[SQUARE_NB], Bitboard threats) {
     setup(mp, pos, history, tt_move, killers, counter, cont0, cont1, cont3);
+    mp->threats = threats;
     pos_check_info(pos, &mp->checks);
 }
 
@@ -62,7 +64,7 @@ static void score_noisy(MovePicker *mp) {
 
 static int quiet_score(const MovePicker *mp, Move m) {
     int pc = mp->pos->board[move_from(m)], to = move_to(m);
-    int s = mp->history->butterfly[mp->pos->side][move_from(m) * 64 + to];
+    int s = mp->history->butterfly[mp->pos->side][butterfly_index(mp->threats, m)];
     if (mp->cont[0]) s += mp->cont[0][pc][to];
     if (mp->cont[1]) s += mp->cont[1][pc][to];
     if (CONT_HISTORY_PLY4 && mp->cont[2]) s += mp->cont[2][pc][to]; /* a candidate: compiled out when off */

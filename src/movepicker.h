@@ -10,6 +10,7 @@ typedef struct {
     const History *history;
     const int16_t (*cont[3])[SQUARE_NB]; /* continuation tables of the moves 1, 2 and 4 plies back (NULL: none) */
     Move tt_move, killers[2], counter;
+    Bitboard threats; /* squares the opponent attacks: the butterfly bucket of each quiet */
     int stage;
     MoveList list;
     int scores[MAX_MOVES];
@@ -21,7 +22,7 @@ typedef struct {
 
 void movepicker_init(MovePicker *mp, const Position *pos, const History *history, Move tt_move,
                      const Move killers[2], Move counter, const int16_t (*cont0)[SQUARE_NB],
-                     const int16_t (*cont1)[SQUARE_NB], const int16_t (*cont3)[SQUARE_NB]);
+                     const int16_t (*cont1)[SQUARE_NB], const int16_t (*cont3)[SQUARE_NB], Bitboard threats);
 /* Quiescence: TT move and noisy moves only (all evasions when in check). */
 void movepicker_init_qsearch(MovePicker *mp, const Position *pos, const History *history, Move tt_move);
 /* Next move, or MOVE_NONE. With skip_quiets, quiet moves not yet returned are dropped unless

@@ -31,6 +31,7 @@ typedef struct {
     Move killers[2];
     Move excluded;                  /* singular-extension verification skips this move */
     const int16_t (*cont)[SQUARE_NB]; /* continuation table selected by this ply's move */
+    Bitboard threats;               /* squares the opponent attacks here (THREAT_HISTORY only, else 0) */
     int pv_length;
     Move pv[MAX_PLY + 1];
 } Stack;
@@ -137,6 +138,9 @@ static inline int history_bonus(int depth) {
     return b > HISTORY_BONUS_MAX ? HISTORY_BONUS_MAX : b;
 }
 
+/* The butterfly buckets' threat squares: what the opponent attacks, with THREAT_HISTORY. */
+static inline Bitboard opponent_threats(const Position *pos) { return THREAT_HISTORY ? pos_attacks_by(pos, !pos->side) : 0; }
+
 static inline bool is_quiet(const Position *pos, Move m) {
     return !pos_is_capture(pos, m) && !move_is_queen_promotion(m);
 }
@@ -200,7 +204,7 @@ static void unmake_move(SearchThread *t) {
 static void update_quiet_history_of(History *h, const Stack *ss, int side, int pc, Move m, int bonus) {
     static const int plies_back[] = {1, 2, 4};
     int to = move_to(m);
-    history_update(&h->butterfly[side][move_from(m) * 64 + to], bonus, HISTORY_MAX);
+    history_update(&h->butterfly[side][butterfly_index(ss->threats, m)], bonus, HISTORY_MAX);
     for (int i = 0; i < (CONT_HISTORY_PLY4 ? 3 : 2); i++) {
         const Stack *prev = ss - plies_back[i];
         if (prev->move && prev->move != MOVE_NULL)
@@ -237,7 +241,7 @@ static void reward_eval_change(SearchThread *t, const SearchNode *n) {
     if (ours == SCORE_NONE || theirs == SCORE_NONE) return;
     int bonus = -EVAL_DIFF_HISTORY_SCALE * (ours + theirs);
     bonus = bonus > EVAL_DIFF_HISTORY_MAX ? EVAL_DIFF_HISTORY_MAX : bonus < -EVAL_DIFF_HISTORY_MAX ? -EVAL_DIFF_HISTORY_MAX : bonus;
-    history_update(&t->history->butterfly[!t->pos.side][move_from(prev->move) * 64 + move_to(prev->move)], bonus, HISTORY_MAX);
+    history_update(&t->history->butterfly[!t->pos.side][butterfly_index(prev->threats, prev->move)], bonus, HISTORY_MAX);
 }
 
 /* The piece type a capture takes (a pawn for en passant and for a promotion that takes nothing). */
@@ -620,8 +624,10 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
     n.excluded = ss->excluded;
 
     if (probe_tt(t, &n)) {
-        if (n.tt_move && n.tt_score >= n.beta && is_quiet(pos, n.tt_move) && pos_is_pseudo_legal(pos, n.tt_move))
+        if (n.tt_move && n.tt_score >= n.beta && is_quiet(pos, n.tt_move) && pos_is_pseudo_legal(pos, n.tt_move)) {
+            ss->threats = opponent_threats(pos);
             update_quiet_history(t, ss, n.tt_move, history_bonus(n.depth));
+        }
         return n.tt_score;
     }
 
@@ -649,9 +655,10 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
 
     Stack *prev = ss - 1;
     Move counter = prev->move && prev->move != MOVE_NULL ? t->history->countermove[prev->moved_piece][move_to(prev->move)] : MOVE_NONE;
+    ss->threats = opponent_threats(pos);
     MovePicker mp;
     movepicker_init(&mp, pos, t->history, n.tt_move, ss->killers, counter, (ss - 1)->cont, (ss - 2)->cont,
-                    CONT_HISTORY_PLY4 ? (ss - 4)->cont : NULL);
+                    CONT_HISTORY_PLY4 ? (ss - 4)->cont : NULL, ss->threats);
 
     int best = -SCORE_INFINITE, move_count = 0;
     Move best_move = MOVE_NONE, m;
@@ -667,7 +674,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         int pc = pos->board[move_from(m)];
         MoveInfo mi = {.move = m, .number = ++move_count, .quiet = is_quiet(pos, m), .gives_check = pos_gives_check_with(pos, &mp.checks, m)};
         if (mi.quiet)
-            mi.history = t->history->butterfly[pos->side][move_from(m) * 64 + move_to(m)] + (ss - 1)->cont[pc][move_to(m)]
+            mi.history = t->history->butterfly[pos->side][butterfly_index(ss->threats, m)] + (ss - 1)->cont[pc][move_to(m)]
                        + (ss - 2)->cont[pc][move_to(m)] + (CONT_HISTORY_PLY4 ? (ss - 4)->cont[pc][move_to(m)] : 0);
         else if (LMR_CAPTURE_HISTORY_PERCENT)
             mi.history = *capture_history_entry(t, m);

@@ -102,11 +102,11 @@ static void check_node(const Position *pos, const History *h, const MoveList *el
     for (int variant = 0; variant < 4; variant++) {
         Hints x = make_hints(variant, &legal, elsewhere, h);
         MovePicker mp;
-        movepicker_init(&mp, pos, h, x.tt, x.killers, x.counter, x.cont[0], x.cont[1], x.cont[2]);
+        movepicker_init(&mp, pos, h, x.tt, x.killers, x.counter, x.cont[0], x.cont[1], x.cont[2], 0);
         int n = drain(&mp, MAX_MOVES, got, 2 * MAX_MOVES);
         bool ok = n == legal.count && yields_ok(got, n, &legal, &legal);
 
-        movepicker_init(&mp, pos, h, x.tt, x.killers, x.counter, x.cont[0], x.cont[1], x.cont[2]);
+        movepicker_init(&mp, pos, h, x.tt, x.killers, x.counter, x.cont[0], x.cont[1], x.cont[2], 0);
         n = drain(&mp, (int)(test_random(&rng_state) % 4), got, 2 * MAX_MOVES);
         ok = ok && yields_ok(got, n, &legal, &kept);
 
