@@ -531,3 +531,24 @@ TEST(board, draw_rules) {
     CHECK(pos_is_draw_by_rule(pos, 0));    /* threefold */
     free(pos);
 }
+
+/* The attack map of a side agrees, square by square, with the single-square attack test, for
+ * both sides of every suite position. */
+TEST(board, attacks_by_matches_square_attacked) {
+    static char fens[EPD_FENS + EPD960_FENS][128];
+    int n = load_all_epd_fens(fens);
+    CHECK(n == EPD_FENS + EPD960_FENS);
+    int mismatches = 0;
+    for (int i = 0; i < n; i++) {
+        Position *pos = new_position(fens[i]);
+        CHECK(pos != NULL);
+        if (!pos) continue;
+        for (int side = WHITE; side <= BLACK; side++) {
+            Bitboard attacks = pos_attacks_by(pos, side);
+            for (int sq = 0; sq < SQUARE_NB; sq++)
+                if (((attacks >> sq) & 1) != pos_square_attacked(pos, sq, side, pos->occupied)) mismatches++;
+        }
+        free(pos);
+    }
+    CHECK_MSG(mismatches == 0, "%d squares differ", mismatches);
+}
