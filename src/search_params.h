@@ -20,12 +20,12 @@
     TUNABLE(RFP_MARGIN, 75, 30, 150, 6)                                                                 \
     /* razoring: drop into quiescence when eval + margin * depth < alpha */                           \
     TUNABLE(RAZOR_MAX_DEPTH, 3, 1, 6, 1)                                                                \
-    TUNABLE(RAZOR_MARGIN, 220, 100, 400, 15)                                                            \
+    TUNABLE(RAZOR_MARGIN, 219, 100, 400, 15)                                                            \
     /* null move: R = base + depth / divisor + min((eval - beta) / eval divisor, eval cap) */         \
     TUNABLE(NMP_MIN_DEPTH, 3, 1, 6, 1)                                                                  \
     TUNABLE(NMP_BASE_REDUCTION, 3, 1, 5, 1)                                                             \
     TUNABLE(NMP_DEPTH_DIVISOR, 3, 2, 6, 1)                                                              \
-    TUNABLE(NMP_EVAL_DIVISOR, 200, 80, 400, 20)                                                         \
+    TUNABLE(NMP_EVAL_DIVISOR, 202, 80, 400, 20)                                                         \
     TUNABLE(NMP_EVAL_REDUCTION_MAX, 3, 1, 6, 1)                                                         \
     /* from this depth a null-move cutoff is verified without null moves for the next plies */        \
     TUNABLE(NMP_VERIFY_DEPTH, 12, 6, 20, 1)                                                             \
@@ -43,8 +43,8 @@
     TUNABLE(PRUNE_AT_REDUCED_DEPTH, 0, 0, 1, 1) /* futility, quiet SEE: at the quiet's LMR depth */   \
     /* SEE pruning: quiets below -margin * depth, captures below -margin * depth^2 */                 \
     TUNABLE(SEE_MAX_DEPTH, 8, 4, 12, 1)                                                                 \
-    TUNABLE(SEE_QUIET_MARGIN, 60, 20, 120, 6)                                                           \
-    TUNABLE(SEE_NOISY_MARGIN, 20, 5, 60, 3)                                                             \
+    TUNABLE(SEE_QUIET_MARGIN, 59, 20, 120, 6)                                                           \
+    TUNABLE(SEE_NOISY_MARGIN, 21, 5, 60, 3)                                                             \
     /* singular extension: the TT move is verified against singular beta = tt score - margin * depth  \
      * by a search to depth / divisor; gated by depth, TT depth and a ply limit */                    \
     TUNABLE(SINGULAR_MIN_DEPTH, 8, 5, 12, 1)                                                            \
@@ -60,8 +60,8 @@
     TUNABLE(LMR_MIN_DEPTH, 2, 2, 4, 1)                                                                  \
     /* moves of a node searched before any is reduced (at the root one more) */                        \
     TUNABLE(LMR_MIN_MOVES, 1, 1, 8, 1)                                                                  \
-    TUNABLE(LMR_BASE_PERCENT, 75, 0, 150, 8)                                                            \
-    TUNABLE(LMR_DIVISOR_PERCENT, 175, 150, 350, 10)                                                     \
+    TUNABLE(LMR_BASE_PERCENT, 78, 0, 150, 8)                                                            \
+    TUNABLE(LMR_DIVISOR_PERCENT, 172, 150, 350, 10)                                                     \
     TUNABLE(LMR_NOISY_DIVISOR, 2, 1, 4, 1) /* captures take the table value over this */              \
     TUNABLE(LMR_NON_PV, 1, 0, 2, 1)                                                                     \
     TUNABLE(LMR_CUT_NODE, 1, 0, 2, 1)                                                                   \
@@ -69,7 +69,7 @@
     TUNABLE(LMR_GIVES_CHECK, 1, 0, 2, 1)                                                                \
     TUNABLE(LMR_TT_PV, 1, 0, 2, 1)                                                                      \
     TUNABLE(LMR_KILLER, 1, 0, 2, 1)                                                                     \
-    TUNABLE(LMR_HISTORY_DIVISOR, 8192, 2048, 16384, 512)                                                \
+    TUNABLE(LMR_HISTORY_DIVISOR, 8268, 2048, 16384, 512)                                                \
     /* captures: less reduction by capture history * percent / (100 * LMR_HISTORY_DIVISOR) (0: off) */\
     TUNABLE(LMR_CAPTURE_HISTORY_PERCENT, 0, 0, 400, 20)                                                 \
     /* quiets: more reduction when the TT move is a capture (0: off) */                                \
@@ -106,7 +106,7 @@
     TUNABLE(CORRECTION_WEIGHT_CAP, 64, 16, 128, 8)                                                      \
     TUNABLE(CORRECTION_LIMIT_CP, 100, 30, 300, 15)                                                      \
     /* quiescence: skip captures that cannot reach alpha by this margin, and SEE-losing ones */       \
-    TUNABLE(QS_FUTILITY_MARGIN, 150, 50, 300, 12)                                                       \
+    TUNABLE(QS_FUTILITY_MARGIN, 149, 50, 300, 12)                                                       \
     TUNABLE(QS_SEE_THRESHOLD, 0, -100, 100, 10)                                                         \
     /* history: gravity limit, bonus = min(quadratic * depth^2 + linear * depth, max) */             \
     TUNABLE(HISTORY_MAX, 16384, 4096, 30000, 1000)                                                      \

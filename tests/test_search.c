@@ -17,8 +17,8 @@
  * NNUE one belongs to the shipped net, nets/default.nnue, and is checked only when that net
  * is the one embedded. */
 #define BENCH_PIN_DEPTH 9
-#define BENCH_PIN_NODES_CLASSICAL 436279ULL
-#define BENCH_PIN_NODES_NNUE 419643ULL
+#define BENCH_PIN_NODES_CLASSICAL 431084ULL
+#define BENCH_PIN_NODES_NNUE 380632ULL
 #define BENCH_PIN_NET_NAME "embedded default.nnue"
 
 /* The classical evaluation: the search tests then do not depend on the shipped net. */

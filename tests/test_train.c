@@ -36,7 +36,7 @@ static const char *test_data(void) {
     if (path[0]) return path;
     temp_path(path, sizeof path, "data");
     DatagenStats st;
-    test_selfplay_games(path, 16, 2, 400, 21, &st);
+    test_selfplay_games(path, 24, 2, 400, 21, &st);
     return path;
 }
 

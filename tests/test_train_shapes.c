@@ -261,7 +261,7 @@ static const char *selfplay_data(void) {
     if (path[0]) return path;
     shape_path(path, sizeof path, "selfplay");
     DatagenStats st;
-    test_selfplay_games(path, 16, 2, 400, 21, &st);
+    test_selfplay_games(path, 24, 2, 400, 21, &st);
     return path;
 }
 
