@@ -75,7 +75,7 @@ TEST(tune, setting_an_option_changes_the_search) {
 }
 
 /* The candidate search features that sit in the table switched off (correction history, history
- * pruning, capture history in LMR): each one switched on changes the search, which still ends
+ * pruning, capture history in LMR, threat-bucketed history…): each one switched on changes the search, which still ends
  * with a legal move, and the same search again gives the same nodes (the new tables start clear). */
 TEST(tune, candidate_features_switch_on) {
     /* the switch, and a second setting that makes it act within a short search from clear tables */
@@ -89,7 +89,9 @@ TEST(tune, candidate_features_switch_on) {
                     {CONT_HISTORY_PLY4_INDEX, 1, CONT_HISTORY_PLY4_INDEX, 1},
                     {LMR_DEEPER_MARGIN_INDEX, 40, LMR_DEEPER_MARGIN_INDEX, 40},
                     {PRIOR_QUIET_BONUS_PERCENT_INDEX, 100, PRIOR_QUIET_BONUS_PERCENT_INDEX, 100},
-                    {EVAL_DIFF_HISTORY_SCALE_INDEX, 10, EVAL_DIFF_HISTORY_MAX_INDEX, 1000}};
+                    {EVAL_DIFF_HISTORY_SCALE_INDEX, 10, EVAL_DIFF_HISTORY_MAX_INDEX, 1000},
+                    {PRUNE_AT_REDUCED_DEPTH_INDEX, 1, PRUNE_AT_REDUCED_DEPTH_INDEX, 1},
+                    {THREAT_HISTORY_INDEX, 1, THREAT_HISTORY_INDEX, 1}};
     SearchWorker *w = search_worker_create(8);
     CHECK(w);
     if (!w) return;
