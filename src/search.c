@@ -635,7 +635,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
     evaluate_position(t, &n);
 
     if (!n.pv_node && !n.in_check && !n.excluded) {
-        if (reverse_futility_prunes(&n)) return n.eval;
+        if (reverse_futility_prunes(&n)) return RFP_RETURN_MIDPOINT ? (n.eval + n.beta) / 2 : n.eval;
         if (razoring_applies(&n)) {
             int score = qsearch(t, ss, n.alpha, n.alpha + 1, ply);
             if (score <= n.alpha) return score;
@@ -887,22 +887,25 @@ void search_iterative_deepening(SearchThread *t) {
         for (int i = 0; i < t->root_count; i++) t->root_moves[i].prev_score = t->root_moves[i].score;
         for (t->pv_index = 0; t->pv_index < t->multipv; t->pv_index++) {
             t->seldepth = 0;
-            int delta = ASPIRATION_DELTA, alpha = -SCORE_INFINITE, beta = SCORE_INFINITE;
+            int delta = ASPIRATION_DELTA, alpha = -SCORE_INFINITE, beta = SCORE_INFINITE, fail_highs = 0;
             int prev = t->root_moves[t->pv_index].prev_score;
             if (depth >= ASPIRATION_MIN_DEPTH && prev != -SCORE_INFINITE) {
                 alpha = prev - delta > -SCORE_INFINITE ? prev - delta : -SCORE_INFINITE;
                 beta = prev + delta < SCORE_INFINITE ? prev + delta : SCORE_INFINITE;
             }
             for (;;) {
-                int score = search(t, ss, alpha, beta, depth, false, 0);
+                int search_depth = depth - fail_highs > 1 ? depth - fail_highs : 1;
+                int score = search(t, ss, alpha, beta, search_depth, false, 0);
                 sort_root_moves(t->root_moves, t->pv_index, t->root_count);
                 if (stopped(s)) break;
                 if (score <= alpha) {
                     beta = (alpha + beta) / 2;
                     alpha = score - delta > -SCORE_INFINITE ? score - delta : -SCORE_INFINITE;
+                    fail_highs = 0;
                     if (t->id == 0 && timeman_elapsed(&s->tm) > BOUND_LINES_AFTER_MS) report_line(t, depth, t->pv_index, BOUND_UPPER);
                 } else if (score >= beta) {
                     beta = score + delta < SCORE_INFINITE ? score + delta : SCORE_INFINITE;
+                    fail_highs += ASPIRATION_FAIL_HIGH_REDUCTION;
                     if (t->id == 0 && timeman_elapsed(&s->tm) > BOUND_LINES_AFTER_MS) report_line(t, depth, t->pv_index, BOUND_LOWER);
                 } else {
                     break;

@@ -15,9 +15,12 @@
     TUNABLE(ASPIRATION_MIN_DEPTH, 4, 2, 8, 1)                                                           \
     TUNABLE(ASPIRATION_DELTA, 16, 5, 60, 3)                                                             \
     TUNABLE(ASPIRATION_GROWTH_PERCENT, 50, 20, 150, 8)                                                  \
+    /* after a fail high the root searches one ply shallower per fail high since the last fail low */\
+    TUNABLE(ASPIRATION_FAIL_HIGH_REDUCTION, 0, 0, 1, 1)                                                 \
     /* reverse futility: prune when eval - margin * (depth - improving) >= beta */                    \
     TUNABLE(RFP_MAX_DEPTH, 8, 4, 12, 1)                                                                 \
     TUNABLE(RFP_MARGIN, 75, 30, 150, 6)                                                                 \
+    TUNABLE(RFP_RETURN_MIDPOINT, 0, 0, 1, 1) /* the cutoff returns (eval + beta) / 2, not eval */     \
     /* razoring: drop into quiescence when eval + margin * depth < alpha */                           \
     TUNABLE(RAZOR_MAX_DEPTH, 3, 1, 6, 1)                                                                \
     TUNABLE(RAZOR_MARGIN, 219, 100, 400, 15)                                                            \

@@ -78,7 +78,8 @@ TEST(tune, setting_an_option_changes_the_search) {
  * pruning, capture history in LMR, threat-bucketed history…): each one switched on changes the search, which still ends
  * with a legal move, and the same search again gives the same nodes (the new tables start clear). */
 TEST(tune, candidate_features_switch_on) {
-    /* the switch, and a second setting that makes it act within a short search from clear tables */
+    /* the switch, and a second setting that makes it act within a short search from clear tables
+     * (compared with a search that has only the second setting) */
     static const struct {
         int index, value, index2, value2;
     } switches[] = {{CORRECTION_HISTORY_INDEX, 1, CORRECTION_HISTORY_INDEX, 1},
@@ -91,7 +92,9 @@ TEST(tune, candidate_features_switch_on) {
                     {PRIOR_QUIET_BONUS_PERCENT_INDEX, 100, PRIOR_QUIET_BONUS_PERCENT_INDEX, 100},
                     {EVAL_DIFF_HISTORY_SCALE_INDEX, 10, EVAL_DIFF_HISTORY_MAX_INDEX, 1000},
                     {PRUNE_AT_REDUCED_DEPTH_INDEX, 1, PRUNE_AT_REDUCED_DEPTH_INDEX, 1},
-                    {THREAT_HISTORY_INDEX, 1, THREAT_HISTORY_INDEX, 1}};
+                    {THREAT_HISTORY_INDEX, 1, THREAT_HISTORY_INDEX, 1},
+                    {RFP_RETURN_MIDPOINT_INDEX, 1, RFP_RETURN_MIDPOINT_INDEX, 1},
+                    {ASPIRATION_FAIL_HIGH_REDUCTION_INDEX, 1, ASPIRATION_DELTA_INDEX, 5}};
     SearchWorker *w = search_worker_create(8);
     CHECK(w);
     if (!w) return;
@@ -103,7 +106,13 @@ TEST(tune, candidate_features_switch_on) {
         settings_set_param(&on, switches[i].index2, switches[i].value2);
         SearchResult r = search_to(w, &on, 11);
         const char *name = search_tunables[switches[i].index].name;
-        CHECK_MSG(r.nodes != base, "%s on searched the same %llu nodes", name, (unsigned long long)base);
+        uint64_t reference = base; /* the second setting alone, which must not be what changes the search */
+        if (switches[i].index2 != switches[i].index) {
+            EngineSettings second_only = ENGINE_SETTINGS_DEFAULT;
+            settings_set_param(&second_only, switches[i].index2, switches[i].value2);
+            reference = search_to(w, &second_only, 11).nodes;
+        }
+        CHECK_MSG(r.nodes != reference, "%s on searched the same %llu nodes", name, (unsigned long long)reference);
         CHECK_MSG(r.best != MOVE_NONE, "%s on: no move", name);
         CHECK_MSG(search_to(w, &on, 11).nodes == r.nodes, "%s on: not reproducible", name);
     }
