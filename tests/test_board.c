@@ -136,20 +136,28 @@ static void load_epd_fens(const char *path, char fens[][128], int *n, int max) {
 
 enum { EPD_FENS = 200, EPD960_FENS = 71 };
 
-/* Both perft suites: standard positions first, then the Chess960 ones. */
-static int load_all_epd_fens(char fens[][128]) {
-    int n = 0;
-    load_epd_fens("tests/data/perft.epd", fens, &n, EPD_FENS);
-    load_epd_fens("tests/data/perft960.epd", fens, &n, EPD_FENS + EPD960_FENS);
-    return n;
+typedef char SuiteFen[128];
+
+/* Both perft suites' FENs, standard positions first, then the Chess960 ones: read once, and
+ * checked to be complete for every test that asks. */
+static const SuiteFen *suite_fens(int *n) {
+    static SuiteFen fens[EPD_FENS + EPD960_FENS];
+    static int count = -1;
+    if (count < 0) {
+        count = 0;
+        load_epd_fens("tests/data/perft.epd", fens, &count, EPD_FENS);
+        load_epd_fens("tests/data/perft960.epd", fens, &count, EPD_FENS + EPD960_FENS);
+    }
+    CHECK_MSG(count == EPD_FENS + EPD960_FENS, "%d suite positions", count);
+    *n = count;
+    return fens;
 }
 
 /* Written back, every suite FEN parses to the same position, castling rooks included, and
  * reads the same again. */
 TEST(fen, roundtrip_epd_positions) {
-    static char fens[EPD_FENS + EPD960_FENS][128];
-    int n = load_all_epd_fens(fens);
-    CHECK(n == EPD_FENS + EPD960_FENS);
+    int n;
+    const SuiteFen *fens = suite_fens(&n);
     for (int i = 0; i < n; i++) {
         Position *a = new_position(fens[i]);
         CHECK(a != NULL);
@@ -332,9 +340,8 @@ static uint64_t rng(void) {
 }
 
 TEST(san, roundtrip_every_legal_move) {
-    static char fens[EPD_FENS + EPD960_FENS][128];
-    int n = load_all_epd_fens(fens);
-    CHECK(n == EPD_FENS + EPD960_FENS);
+    int n;
+    const SuiteFen *fens = suite_fens(&n);
     int moves_checked = 0;
     for (int i = 0; i < n; i++) {
         Position *pos = new_position(fens[i]);
@@ -410,9 +417,8 @@ TEST(san, known_strings) {
  * generated move passes the stand-alone legality check, and unmaking everything restores
  * the starting position bit for bit. */
 TEST(board, make_unmake_random_playouts) {
-    static char fens[EPD_FENS + EPD960_FENS][128];
-    int n = load_all_epd_fens(fens);
-    CHECK(n == EPD_FENS + EPD960_FENS);
+    int n;
+    const SuiteFen *fens = suite_fens(&n);
     Position *pos = calloc(1, sizeof *pos), *orig = calloc(1, sizeof *orig);
     int plies_total = 0;
     for (int game = 0; game < 3000; game++) {
@@ -475,8 +481,8 @@ TEST(board, make_unmake_random_playouts) {
 }
 
 TEST(board, gives_check_matches_make) {
-    static char fens[EPD_FENS + EPD960_FENS][128];
-    int n = load_all_epd_fens(fens);
+    int n;
+    const SuiteFen *fens = suite_fens(&n);
     for (int i = 0; i < n; i++) {
         Position *pos = new_position(fens[i]);
         if (!pos) continue;
@@ -535,9 +541,8 @@ TEST(board, draw_rules) {
 /* The attack map of a side agrees, square by square, with the single-square attack test, for
  * both sides of every suite position. */
 TEST(board, attacks_by_matches_square_attacked) {
-    static char fens[EPD_FENS + EPD960_FENS][128];
-    int n = load_all_epd_fens(fens);
-    CHECK(n == EPD_FENS + EPD960_FENS);
+    int n;
+    const SuiteFen *fens = suite_fens(&n);
     int mismatches = 0;
     for (int i = 0; i < n; i++) {
         Position *pos = new_position(fens[i]);
