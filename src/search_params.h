@@ -83,7 +83,7 @@
     /* the continuation history of the move four plies back also orders, reduces and learns (0: off) */\
     TUNABLE(CONT_HISTORY_PLY4, 0, 0, 1, 1)                                                              \
     /* butterfly history apart by whether the opponent attacks the move's from and to squares (0: off) */\
-    TUNABLE(THREAT_HISTORY, 0, 0, 1, 1)                                                                 \
+    TUNABLE(THREAT_HISTORY, 1, 0, 1, 1)                                                                 \
     /* a node that fails low rewards the opponent's quiet move that led to it: its history gets    \
      * percent of the depth's bonus (0: off) */                                                       \
     TUNABLE(PRIOR_QUIET_BONUS_PERCENT, 0, 0, 300, 15)                                                   \

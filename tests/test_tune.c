@@ -75,8 +75,9 @@ TEST(tune, setting_an_option_changes_the_search) {
 }
 
 /* The candidate search features that sit in the table switched off (correction history, history
- * pruning, capture history in LMR, threat-bucketed history…): each one switched on changes the search, which still ends
- * with a legal move, and the same search again gives the same nodes (the new tables start clear). */
+ * pruning, capture history in LMR…): each one switched on changes the search, which still ends
+ * with a legal move, and the same search again gives the same nodes (the new tables start clear).
+ * Threat-bucketed history, kept and on by default, is checked the same way switched off. */
 TEST(tune, candidate_features_switch_on) {
     /* the switch, and a second setting that makes it act within a short search from clear tables
      * (compared with a search that has only the second setting) */
@@ -92,7 +93,7 @@ TEST(tune, candidate_features_switch_on) {
                     {PRIOR_QUIET_BONUS_PERCENT_INDEX, 100, PRIOR_QUIET_BONUS_PERCENT_INDEX, 100},
                     {EVAL_DIFF_HISTORY_SCALE_INDEX, 10, EVAL_DIFF_HISTORY_MAX_INDEX, 1000},
                     {PRUNE_AT_REDUCED_DEPTH_INDEX, 1, PRUNE_AT_REDUCED_DEPTH_INDEX, 1},
-                    {THREAT_HISTORY_INDEX, 1, THREAT_HISTORY_INDEX, 1},
+                    {THREAT_HISTORY_INDEX, 0, THREAT_HISTORY_INDEX, 0} /* on by default: switched off */,
                     {RFP_RETURN_MIDPOINT_INDEX, 1, RFP_RETURN_MIDPOINT_INDEX, 1},
                     {ASPIRATION_FAIL_HIGH_REDUCTION_INDEX, 1, ASPIRATION_DELTA_INDEX, 5}};
     SearchWorker *w = search_worker_create(8);
