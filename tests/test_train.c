@@ -168,9 +168,7 @@ TEST(train, training_lowers_loss_and_export_matches_float) {
     CHECK(rep.last_val_loss > 0 && rep.last_val_loss < 0.25);
     /* the export was loaded with the engine's loader and compared */
     CHECK(nnue_is_loaded());
-    /* every holdout position compared (the selfplay fixture's holdout is a few hundred at most) */
-    CHECK_MSG(rep.holdout_positions >= 50 && rep.compared == (int)rep.holdout_positions, "compared %d of %zu holdout positions",
-              rep.compared, rep.holdout_positions);
+    CHECK_EVERY_HOLDOUT_POSITION_COMPARED(rep);
     CHECK_MSG(rep.quant_mean_cp < QUANT_MEAN_TOLERANCE && rep.quant_max_cp < QUANT_MAX_TOLERANCE,
               "quantized vs float: mean %.2f cp, max %.1f cp", rep.quant_mean_cp, rep.quant_max_cp);
     printf("    quantized vs float on %d positions: mean %.2f cp, max %.1f cp\n", rep.compared, rep.quant_mean_cp,
@@ -285,9 +283,7 @@ TEST(train, without_factorizer_export_still_matches_float) {
     cfg.factorizer = false;
     TrainReport rep;
     CHECK_MSG(train_run(&cfg, &rep, NULL, err, sizeof err), "%s", err);
-    /* every holdout position compared (the selfplay fixture's holdout is a few hundred at most) */
-    CHECK_MSG(rep.holdout_positions >= 50 && rep.compared == (int)rep.holdout_positions, "compared %d of %zu holdout positions",
-              rep.compared, rep.holdout_positions);
+    CHECK_EVERY_HOLDOUT_POSITION_COMPARED(rep);
     CHECK_MSG(rep.quant_mean_cp < QUANT_MEAN_TOLERANCE && rep.quant_max_cp < QUANT_MAX_TOLERANCE,
               "quantized vs float: mean %.2f cp, max %.1f cp", rep.quant_mean_cp, rep.quant_max_cp);
     nnue_unload();

@@ -284,9 +284,7 @@ TEST(train_shapes, screlu_quantized_net_agrees_with_float_model) {
     CHECK_MSG(train_run(&cfg, &rep, NULL, err, sizeof err), "%s", err);
     CHECK_MSG(rep.last_train_loss < rep.first_train_loss * 0.95, "train loss %.5f -> %.5f", rep.first_train_loss,
               rep.last_train_loss);
-    /* every holdout position compared (the selfplay fixture's holdout is a few hundred at most) */
-    CHECK_MSG(rep.holdout_positions >= 50 && rep.compared == (int)rep.holdout_positions, "compared %d of %zu holdout positions",
-              rep.compared, rep.holdout_positions);
+    CHECK_EVERY_HOLDOUT_POSITION_COMPARED(rep);
     printf("    SCReLU, quantized vs float on %d positions: mean %.2f cp, max %.1f cp\n", rep.compared,
            rep.quant_mean_cp, rep.quant_max_cp);
     CHECK_MSG(rep.quant_mean_cp < SCRELU_QUANT_MEAN_TOLERANCE && rep.quant_max_cp < SCRELU_QUANT_MAX_TOLERANCE,
