@@ -479,8 +479,8 @@ static int singular_extension(SearchThread *t, const SearchNode *n, Move m, int 
         *multicut = singular_beta;
         return 0;
     }
-    if (n->tt_score >= n->beta) return -1;
-    return 0;
+    if (n->tt_score >= n->beta) return -SINGULAR_TT_BETA_REDUCTION;
+    return n->cut_node ? -SINGULAR_CUT_NODE_REDUCTION : 0;
 }
 
 /* Plies to add to the move's depth: singular extension of the TT move, else one for a check

@@ -57,6 +57,10 @@
     TUNABLE(SINGULAR_MAX_PLY_PER_DEPTH, 2, 1, 4, 1) /* only while ply < this * depth + base */        \
     TUNABLE(SINGULAR_MAX_PLY_BASE, 20, 0, 40, 4)                                                        \
     TUNABLE(DOUBLE_EXTENSION_MARGIN, 20, 5, 60, 4)                                                      \
+    /* not singular: plies taken off the TT move when its TT score alone beats beta, else at an         \
+     * expected cut node (0: no reduction there) */                                                     \
+    TUNABLE(SINGULAR_TT_BETA_REDUCTION, 1, 0, 3, 1)                                                     \
+    TUNABLE(SINGULAR_CUT_NODE_REDUCTION, 0, 0, 3, 1)                                                    \
     /* check extension: only while ply < this * root depth */                                         \
     TUNABLE(CHECK_EXTENSION_PLY_PER_DEPTH, 2, 1, 4, 1)                                                  \
     /* late-move reductions: table base + ln(depth) ln(moves) / divisor, then adjustments */          \
