@@ -68,7 +68,7 @@
     /* moves of a node searched before any is reduced (at the root one more) */                        \
     TUNABLE(LMR_MIN_MOVES, 1, 1, 8, 1)                                                                  \
     TUNABLE(LMR_BASE_PERCENT, 78, 0, 150, 8)                                                            \
-    TUNABLE(LMR_DIVISOR_PERCENT, 172, 150, 350, 10)                                                     \
+    TUNABLE(LMR_DIVISOR_PERCENT, 172, 100, 350, 10)                                                     \
     TUNABLE(LMR_NOISY_DIVISOR, 2, 1, 4, 1) /* captures take the table value over this */              \
     TUNABLE(LMR_NON_PV, 1, 0, 2, 1)                                                                     \
     TUNABLE(LMR_CUT_NODE, 1, 0, 2, 1)                                                                   \

@@ -3,6 +3,7 @@
  * two run at once, and a tiny node-limited SPSA run is reproducible from its seed, resumes
  * from its checkpoint to the same values, and prints the table's source lines. */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -46,24 +47,28 @@ static SearchResult search_to(SearchWorker *w, const EngineSettings *settings, i
 static SearchResult search_with(SearchWorker *w, const EngineSettings *settings) { return search_to(w, settings, 8); }
 
 TEST(tune, setting_an_option_changes_the_search) {
-    char err[128];
+    char err[128], floor_text[16], below_text[16];
+    const int floor = search_tunables[LMR_DIVISOR_PERCENT_INDEX].min; /* the lowest value the option takes */
+    snprintf(floor_text, sizeof floor_text, "%d", floor);
+    snprintf(below_text, sizeof below_text, "%d", floor - 1);
+    CHECK(floor != LMR_DIVISOR_PERCENT_DEFAULT);
     EngineSettings before = engine_options.settings;
     before.eval_mode = EVAL_MODE_CLASSICAL;
-    CHECK_MSG(options_set("LMR_DIVISOR_PERCENT", "150", err, sizeof err), "%s", err);
-    CHECK(!options_set("LMR_DIVISOR_PERCENT", "149", err, sizeof err)); /* below its range */
+    CHECK_MSG(options_set("LMR_DIVISOR_PERCENT", floor_text, err, sizeof err), "%s", err);
+    CHECK(!options_set("LMR_DIVISOR_PERCENT", below_text, err, sizeof err)); /* below its range */
     EngineSettings after = engine_options.settings;
     after.eval_mode = EVAL_MODE_CLASSICAL;
-    CHECK(settings_param(&after, LMR_DIVISOR_PERCENT_INDEX) == 150);
+    CHECK(settings_param(&after, LMR_DIVISOR_PERCENT_INDEX) == floor);
     /* the thread running a search reads the values it was started with */
     settings_install_search_params(&after);
-    CHECK(LMR_DIVISOR_PERCENT == 150);
+    CHECK(LMR_DIVISOR_PERCENT == floor);
     settings_install_search_params(&before);
     CHECK(LMR_DIVISOR_PERCENT == LMR_DIVISOR_PERCENT_DEFAULT);
     SearchWorker *w = search_worker_create(8);
     CHECK(w);
     if (w) {
         uint64_t nodes_before = search_with(w, &before).nodes, nodes_after = search_with(w, &after).nodes;
-        CHECK_MSG(nodes_before != nodes_after, "LMR divisor 150 searched the same %llu nodes", (unsigned long long)nodes_after);
+        CHECK_MSG(nodes_before != nodes_after, "LMR divisor %d searched the same %llu nodes", floor, (unsigned long long)nodes_after);
         search_worker_destroy(w);
     }
     /* LazyMargin and LAZY_EVAL_MARGIN are one setting */
