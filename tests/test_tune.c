@@ -47,28 +47,28 @@ static SearchResult search_to(SearchWorker *w, const EngineSettings *settings, i
 static SearchResult search_with(SearchWorker *w, const EngineSettings *settings) { return search_to(w, settings, 8); }
 
 TEST(tune, setting_an_option_changes_the_search) {
-    char err[128], floor_text[16], below_text[16];
-    const int floor = search_tunables[LMR_DIVISOR_PERCENT_INDEX].min; /* the lowest value the option takes */
-    snprintf(floor_text, sizeof floor_text, "%d", floor);
-    snprintf(below_text, sizeof below_text, "%d", floor - 1);
-    CHECK(floor != LMR_DIVISOR_PERCENT_DEFAULT);
+    char err[128], lowest_text[16], below_text[16];
+    const int lowest = search_tunables[LMR_DIVISOR_PERCENT_INDEX].min; /* the lowest value the option takes */
+    snprintf(lowest_text, sizeof lowest_text, "%d", lowest);
+    snprintf(below_text, sizeof below_text, "%d", lowest - 1);
+    CHECK(lowest != LMR_DIVISOR_PERCENT_DEFAULT);
     EngineSettings before = engine_options.settings;
     before.eval_mode = EVAL_MODE_CLASSICAL;
-    CHECK_MSG(options_set("LMR_DIVISOR_PERCENT", floor_text, err, sizeof err), "%s", err);
+    CHECK_MSG(options_set("LMR_DIVISOR_PERCENT", lowest_text, err, sizeof err), "%s", err);
     CHECK(!options_set("LMR_DIVISOR_PERCENT", below_text, err, sizeof err)); /* below its range */
     EngineSettings after = engine_options.settings;
     after.eval_mode = EVAL_MODE_CLASSICAL;
-    CHECK(settings_param(&after, LMR_DIVISOR_PERCENT_INDEX) == floor);
+    CHECK(settings_param(&after, LMR_DIVISOR_PERCENT_INDEX) == lowest);
     /* the thread running a search reads the values it was started with */
     settings_install_search_params(&after);
-    CHECK(LMR_DIVISOR_PERCENT == floor);
+    CHECK(LMR_DIVISOR_PERCENT == lowest);
     settings_install_search_params(&before);
     CHECK(LMR_DIVISOR_PERCENT == LMR_DIVISOR_PERCENT_DEFAULT);
     SearchWorker *w = search_worker_create(8);
     CHECK(w);
     if (w) {
         uint64_t nodes_before = search_with(w, &before).nodes, nodes_after = search_with(w, &after).nodes;
-        CHECK_MSG(nodes_before != nodes_after, "LMR divisor %d searched the same %llu nodes", floor, (unsigned long long)nodes_after);
+        CHECK_MSG(nodes_before != nodes_after, "LMR divisor %d searched the same %llu nodes", lowest, (unsigned long long)nodes_after);
         search_worker_destroy(w);
     }
     /* LazyMargin and LAZY_EVAL_MARGIN are one setting */
