@@ -117,17 +117,28 @@ static double clamp_to_range(double v, int tunable) {
     return v < t->min ? t->min : v > t->max ? t->max : v;
 }
 
-/* The constants one player of pair k searches with: the current values moved by +-c_k. */
+/* The constants one player of pair k searches with: the current values moved by +-c_k.
+ * Both sides must stay in range, or a constant near a bound would get a one-sided pair
+ * (only the side away from the bound moving) and a gradient biased away from the bound:
+ * the centre of the pair moves in from the bound until both sides fit. */
 static void perturbed_settings(const TuneConfig *cfg, const TuneState *st, int k, int direction, EngineSettings *out) {
     int sign[SEARCH_TUNABLE_COUNT];
     pair_signs(cfg->seed, k, st->count, sign);
     *out = cfg->settings;
     for (int i = 0; i < st->count; i++) {
+        const TunableInfo *t = &search_tunables[st->tunable[i]];
         double a_k, c_k;
         pair_gains(cfg, st->tunable[i], k, &a_k, &c_k);
-        long v = lround(clamp_to_range(st->theta[i] + direction * sign[i] * c_k, st->tunable[i]));
+        double low = t->min + c_k, high = t->max - c_k;
+        double centre = low > high ? (t->min + t->max) / 2.0 : st->theta[i] < low ? low : st->theta[i] > high ? high : st->theta[i];
+        long v = lround(clamp_to_range(centre + direction * sign[i] * c_k, st->tunable[i]));
         settings_set_param(out, st->tunable[i], (int)v);
     }
+}
+
+void tune_pair_settings(const TuneConfig *cfg, const TuneState *st, int k, EngineSettings pair[2]) {
+    perturbed_settings(cfg, st, k, +1, &pair[0]);
+    perturbed_settings(cfg, st, k, -1, &pair[1]);
 }
 
 /* ---------- games ---------- */
@@ -201,8 +212,7 @@ static void *batch_thread(void *arg) {
         if (j >= b->batch_size) break;
         int k = b->batch_first + j;
         EngineSettings settings[2];
-        perturbed_settings(b->cfg, b->state, k, +1, &settings[0]);
-        perturbed_settings(b->cfg, b->state, k, -1, &settings[1]);
+        tune_pair_settings(b->cfg, b->state, k, settings);
         const Opening *o = &b->openings[(b->opening_offset + k) % b->opening_count];
         b->time_losses[j] = 0;
         int first = play_game(seat, b->cfg, o, settings, WHITE, &b->time_losses[j]);

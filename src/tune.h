@@ -48,6 +48,8 @@ void tune_config_defaults(TuneConfig *cfg);
 /* Runs (or resumes from cfg->checkpoint_path) the tune to its last pair or to stop_after;
  * state holds the values reached. Progress lines go to log (may be NULL). */
 bool tune_run(const TuneConfig *cfg, TuneState *state, FILE *log, char *err, size_t err_size);
+/* The two players' constants of pair k: [0] perturbed up, [1] down (both inside the ranges). */
+void tune_pair_settings(const TuneConfig *cfg, const TuneState *state, int k, EngineSettings pair[2]);
 /* The tuned entries as search_params.h source lines, ready to replace the table's. */
 void tune_print_table_lines(const TuneState *state, FILE *out);
 #endif

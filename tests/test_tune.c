@@ -2,6 +2,7 @@
  * option that changes what the search uses, each search keeps its own constants even when
  * two run at once, and a tiny node-limited SPSA run is reproducible from its seed, resumes
  * from its checkpoint to the same values, and prints the table's source lines. */
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -226,6 +227,28 @@ static void tiny_config(TuneConfig *cfg, const char *openings, const char *check
     cfg->max_plies = 60;
     cfg->r_end = 0.05; /* large steps, so six pairs move the values */
     cfg->settings.eval_mode = EVAL_MODE_CLASSICAL;
+}
+
+/* Near a bound both players still differ by 2 c_k: a pair clipped on one side would only
+ * ever measure moves away from the bound. */
+TEST(tune, pair_stays_two_steps_apart_at_a_bound) {
+    TuneConfig cfg;
+    tune_config_defaults(&cfg);
+    cfg.iterations = 1000;
+    TuneState st = {.count = 1, .tunable = {ASPIRATION_DELTA_INDEX}};
+    const TunableInfo *t = &search_tunables[ASPIRATION_DELTA_INDEX];
+    double c_0 = t->step * pow(cfg.iterations, cfg.gamma); /* c_k of the first pair */
+    const double centres[] = {t->min, t->min + 1, (t->min + t->max) / 2.0, t->max - 1, t->max};
+    for (size_t c = 0; c < sizeof centres / sizeof centres[0]; c++) {
+        st.theta[0] = centres[c];
+        EngineSettings pair[2];
+        tune_pair_settings(&cfg, &st, 0, pair);
+        int up = settings_param(&pair[0], ASPIRATION_DELTA_INDEX), down = settings_param(&pair[1], ASPIRATION_DELTA_INDEX);
+        CHECK_MSG(up >= t->min && up <= t->max && down >= t->min && down <= t->max, "theta %g: %d and %d", centres[c], up, down);
+        CHECK_MSG(abs(up - down) >= (int)(2 * c_0), "theta %g: %d and %d, want %.1f apart", centres[c], up, down, 2 * c_0);
+        if (centres[c] == (t->min + t->max) / 2.0) /* away from the bounds the pair is theta +- c_k */
+            CHECK_MSG(abs(up + down - (t->min + t->max)) <= 1, "theta %g: %d and %d", centres[c], up, down);
+    }
 }
 
 /* A run's values (every digit, so values that differ never print alike) and its results. */
