@@ -1,7 +1,8 @@
 /* The tuning build (make TUNE=1 compiles these tests; make test builds and runs them): every tunable is a UCI spin
  * option that changes what the search uses, each search keeps its own constants even when
  * two run at once, and a tiny node-limited SPSA run is reproducible from its seed, resumes
- * from its checkpoint to the same values, and prints the table's source lines. */
+ * from its checkpoint to the same values, and prints the table's source lines; a pair near a
+ * range bound keeps its two players 2 c_k apart. */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
