@@ -61,8 +61,8 @@
      * expected cut node (0: no reduction there) */                                                     \
     TUNABLE(SINGULAR_TT_BETA_REDUCTION, 1, 0, 3, 1)                                                     \
     TUNABLE(SINGULAR_CUT_NODE_REDUCTION, 0, 0, 3, 1)                                                    \
-    /* check extension: only while ply < this * root depth */                                         \
-    TUNABLE(CHECK_EXTENSION_PLY_PER_DEPTH, 2, 1, 4, 1)                                                  \
+    /* check extension: only while ply < this * root depth (0: no check extension) */                \
+    TUNABLE(CHECK_EXTENSION_PLY_PER_DEPTH, 2, 0, 4, 1)                                                  \
     /* late-move reductions: table base + ln(depth) ln(moves) / divisor, then adjustments */          \
     TUNABLE(LMR_MIN_DEPTH, 2, 2, 4, 1)                                                                  \
     /* moves of a node searched before any is reduced (at the root one more) */                        \
