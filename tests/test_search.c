@@ -18,7 +18,7 @@
  * is the one embedded. */
 #define BENCH_PIN_DEPTH 9
 #define BENCH_PIN_NODES_CLASSICAL 391397ULL
-#define BENCH_PIN_NODES_NNUE 424709ULL
+#define BENCH_PIN_NODES_NNUE 420290ULL
 #define BENCH_PIN_NET_NAME "embedded default.nnue"
 
 /* The classical evaluation: the search tests then do not depend on the shipped net. */
